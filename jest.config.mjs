@@ -1,0 +1,15 @@
+/** Jest 30 in ESM mode: @kubernetes/client-node is ESM-only. Run through `npm test`. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/spec', '<rootDir>/examples'],
+  testMatch: ['**/*.spec.ts'],
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.spec.json', diagnostics: { ignoreCodes: ['TS151001'] } }],
+  },
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

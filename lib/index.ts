@@ -1,0 +1,14 @@
+/**
+ * rxkube: Kubernetes informers for TypeScript, built on RxJS.
+ * @packageDocumentation
+ */
+export * from './errors.js';
+export * from './meta/kubeObject.js';
+export * from './meta/keys.js';
+export * from './fifo/delta.js';
+export * from './fifo/deletedFinalStateUnknown.js';
+export * from './fifo/fifoOutput.js';
+export * from './reflector/reflectorEvent.js';
+export * from './listwatch/resource.js';
+export * from './listwatch/watchEvent.js';
+export * from './listwatch/listWatch.js';

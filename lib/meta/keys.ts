@@ -1,0 +1,52 @@
+import { KeyError } from '../errors.js';
+import type { KubeObject } from './kubeObject.js';
+import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+
+/** Computes the store key of an object. Throws {@link KeyError} when it cannot. */
+export type KeyFunc<T = unknown> = (obj: T) => string;
+
+/**
+ * client-go's `MetaNamespaceKeyFunc`: `namespace/name`, or `name` for cluster-scoped objects.
+ *
+ * @example
+ * ```ts
+ * metaNamespaceKeyFunc({ metadata: { namespace: 'ns', name: 'a' } }); // 'ns/a'
+ * metaNamespaceKeyFunc({ metadata: { name: 'node-1' } });             // 'node-1'
+ * ```
+ */
+export function metaNamespaceKeyFunc(obj: KubeObject): string {
+  const meta = obj?.metadata;
+  if (meta == null) throw new KeyError(obj, 'object has no metadata');
+  const name = meta.name;
+  if (name == null || name === '') throw new KeyError(obj, 'object has no metadata.name');
+  return meta.namespace ? `${meta.namespace}/${name}` : name;
+}
+
+/**
+ * client-go's `DeletionHandlingMetaNamespaceKeyFunc`: the key of a {@link DeletedFinalStateUnknown}
+ * tombstone is the key it carries; any other object is keyed by {@link metaNamespaceKeyFunc}.
+ *
+ * @example
+ * ```ts
+ * deletionHandlingMetaNamespaceKeyFunc(new DeletedFinalStateUnknown('ns/a', pod)); // 'ns/a'
+ * ```
+ */
+export function deletionHandlingMetaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<KubeObject>): string {
+  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+  return metaNamespaceKeyFunc(obj);
+}
+
+/**
+ * Splits a `namespace/name` key; a key without `/` is a cluster-scoped name.
+ *
+ * @example
+ * ```ts
+ * splitMetaNamespaceKey('ns/a'); // { namespace: 'ns', name: 'a' }
+ * ```
+ */
+export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
+  const parts = key.split('/');
+  if (parts.length === 1) return { namespace: '', name: parts[0] };
+  if (parts.length === 2) return { namespace: parts[0], name: parts[1] };
+  throw new KeyError(key, `unexpected key format: ${JSON.stringify(key)}`);
+}

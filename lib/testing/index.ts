@@ -1,0 +1,5 @@
+/**
+ * rxkube/testing: the fake Kubernetes API server and marble helpers for controller tests.
+ * @packageDocumentation
+ */
+export {};

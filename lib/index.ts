@@ -12,3 +12,7 @@ export * from './reflector/reflectorEvent.js';
 export * from './listwatch/resource.js';
 export * from './listwatch/watchEvent.js';
 export * from './listwatch/listWatch.js';
+export * from './labels/labelSelectorParseError.js';
+export * from './labels/labelRequirement.js';
+export * from './labels/labelSelector.js';
+export * from './labels/parseLabelSelector.js';

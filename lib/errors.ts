@@ -82,3 +82,23 @@ export class ApiStatusError extends RxkubeError {
     this.status = status;
   }
 }
+
+/**
+ * A transform function (the `transform` option of the delta FIFO / informer) threw for an object.
+ * The object is not queued; the stream goes on.
+ *
+ * @example
+ * ```ts
+ * events$.pipe(deltaFifo({ transform, onError: (e) => e instanceof TransformError && log(e.object) }));
+ * ```
+ */
+export class TransformError extends RxkubeError {
+  /** The object the transform was given. */
+  readonly object: unknown;
+
+  constructor(object: unknown, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super('TransformError', `transform failed, object not queued: ${reason}`, { cause });
+    this.object = object;
+  }
+}

@@ -1,0 +1,194 @@
+import { TransformError, type RxkubeError } from '../errors.js';
+import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
+import { ArrayQueue } from './arrayQueue.js';
+import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeltaType, type Delta, type Deltas } from './delta.js';
+import type { FifoPop } from './fifoOutput.js';
+import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
+import { applyEvent, resolveQueueOptions } from './fifoSupport.js';
+import type { KnownObjects } from './knownObjects.js';
+
+/**
+ * The coalescing queue (client-go's `DeltaFIFO`): one entry per key, holding every delta that
+ * arrived for the key since it was last popped, oldest first. A key keeps the place where it first
+ * entered; two consecutive deletions collapse into one (a {@link DeletedFinalStateUnknown} loses to
+ * a real deletion). Use it through {@link deltaFifo}; it is exported to drive step by step.
+ *
+ * @example
+ * ```ts
+ * const q = new DeltaFifoQueue<V1Pod>({ knownObjects });
+ * q.add(podV10); q.update(podV12); q.delete(podV15);
+ * q.pop()!.deltas.map((d) => d.type); // ['Added', 'Updated', 'Deleted']
+ * ```
+ */
+export class DeltaFifoQueue<T> implements FifoQueue<T> {
+  readonly mode = 'coalescing' as const;
+  private readonly items = new Map<string, Delta<T>[]>();
+  private readonly queue = new ArrayQueue<string>();
+  private populated = false;
+  private initialPopulationCount = 0;
+  private readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
+  private readonly knownObjects: KnownObjects<T> | undefined;
+  private readonly transform: ((obj: T) => T) | undefined;
+  private readonly onError: (error: RxkubeError) => void;
+  private readonly replaceType: DeltaType;
+
+  constructor(options: FifoQueueOptions<T> = {}) {
+    const o = resolveQueueOptions(options);
+    this.keyOf = o.keyOf;
+    this.knownObjects = o.knownObjects;
+    this.transform = o.transform;
+    this.onError = o.onError;
+    this.replaceType = o.emitDeltaTypeReplaced === true ? DeltaType.Replaced : DeltaType.Sync;
+  }
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  get hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  add(obj: T): void {
+    this.populated = true;
+    const key = this.keyOf(obj);
+    if (key !== undefined) this.queueAction(key, DeltaType.Added, DeltaType.Added, obj);
+  }
+
+  update(obj: T): void {
+    this.populated = true;
+    const key = this.keyOf(obj);
+    if (key !== undefined) this.queueAction(key, DeltaType.Updated, DeltaType.Updated, obj);
+  }
+
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyOf(obj);
+    if (key === undefined) return;
+    this.populated = true;
+    // Neither queued nor known: presumably a relist already reported it; don't report it twice.
+    if (
+      !this.items.has(key) &&
+      (this.knownObjects === undefined || this.knownObjects.getByKey(key) === undefined)
+    ) {
+      return;
+    }
+    this.queueAction(key, DeltaType.Deleted, DeltaType.Deleted, obj);
+  }
+
+  replace(list: ReadonlyArray<T>, _resourceVersion?: string): void {
+    const keys = new Set<string>();
+    for (const item of list) {
+      const key = this.keyOf(item);
+      if (key === undefined) continue;
+      keys.add(key);
+      // Internally a Replaced (so the transform runs) even when emitted as Sync.
+      this.queueAction(key, this.replaceType, DeltaType.Replaced, item);
+    }
+
+    // Deletion detection against what is queued: the newest queued state is the last known one.
+    let queuedDeletions = 0;
+    for (const [key, deltas] of this.items) {
+      if (keys.has(key)) continue;
+      let last = deltas[deltas.length - 1].object;
+      if (last instanceof DeletedFinalStateUnknown) last = last.obj;
+      queuedDeletions++;
+      this.queueAction(
+        key,
+        DeltaType.Deleted,
+        DeltaType.Deleted,
+        new DeletedFinalStateUnknown(key, last as T),
+      );
+    }
+
+    // ... and against the consumer's store, for keys with nothing queued.
+    const known = this.knownObjects;
+    if (known !== undefined) {
+      for (const key of known.listKeys()) {
+        if (keys.has(key) || this.items.has(key)) continue;
+        // client-go places a tombstone without an object if the store lost it meanwhile.
+        const last = known.getByKey(key) as T;
+        queuedDeletions++;
+        this.queueAction(key, DeltaType.Deleted, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last));
+      }
+    }
+
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = keys.size + queuedDeletions;
+    }
+  }
+
+  resync(): void {
+    const known = this.knownObjects;
+    if (known === undefined) return;
+    for (const knownKey of known.listKeys()) {
+      const obj = known.getByKey(knownKey);
+      if (obj === undefined) continue;
+      const key = this.keyOf(obj);
+      // Something queued for the key: a Sync would carry the store's older state; skip it.
+      if (key === undefined || this.items.has(key)) continue;
+      this.queueAction(key, DeltaType.Sync, DeltaType.Sync, obj);
+    }
+  }
+
+  apply(event: ReflectorEvent<T>): void {
+    applyEvent(this, event);
+  }
+
+  pop(): FifoPop<T> | undefined {
+    const key = this.queue.shift();
+    if (key === undefined) return undefined;
+    const isInInitialList = !this.hasSynced;
+    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    const deltas = this.items.get(key) as Delta<T>[];
+    this.items.delete(key);
+    // The array leaves the queue with the pop: nothing here mutates it again.
+    return Object.freeze({ type: 'pop' as const, key, deltas: Object.freeze(deltas), isInInitialList });
+  }
+
+  listKeys(): string[] {
+    return this.queue.toArray();
+  }
+
+  getByKey(key: string): Deltas<T> | undefined {
+    const deltas = this.items.get(key);
+    return deltas === undefined ? undefined : deltas.slice();
+  }
+
+  /** client-go's `queueActionLocked`: transform, append, dedup a trailing pair of deletions. */
+  private queueAction(
+    key: string,
+    type: DeltaType,
+    internalType: DeltaType,
+    obj: T | DeletedFinalStateUnknown<T>,
+  ): void {
+    let object = obj;
+    if (
+      this.transform !== undefined &&
+      internalType !== DeltaType.Sync &&
+      !(obj instanceof DeletedFinalStateUnknown)
+    ) {
+      try {
+        object = this.transform(obj);
+      } catch (e) {
+        this.onError(new TransformError(obj, e));
+        return;
+      }
+    }
+    const delta: Delta<T> = Object.freeze({ type, object });
+    const deltas = this.items.get(key);
+    if (deltas === undefined) {
+      this.items.set(key, [delta]);
+      this.queue.push(key);
+      return;
+    }
+    const n = deltas.length;
+    if (type === DeltaType.Deleted && deltas[n - 1].type === DeltaType.Deleted) {
+      // Keep the deletion with the most information: a tombstone loses to a real deletion.
+      if (deltas[n - 1].object instanceof DeletedFinalStateUnknown) deltas[n - 1] = delta;
+      return;
+    }
+    deltas.push(delta);
+  }
+}

@@ -1,0 +1,59 @@
+import { KeyError, type RxkubeError } from '../errors.js';
+import { deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
+import type { KubeObject } from '../meta/kubeObject.js';
+import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
+import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
+
+/** Internal: the key of an object or tombstone, reporting failures instead of throwing. */
+export function makeKeyOf<T>(
+  keyFunc: KeyFunc<T> | undefined,
+  onError: (error: RxkubeError) => void,
+): (obj: T | DeletedFinalStateUnknown<T>) => string | undefined {
+  const fn: KeyFunc<T> =
+    keyFunc ?? ((obj: T) => deletionHandlingMetaNamespaceKeyFunc(obj as unknown as KubeObject));
+  return (obj) => {
+    if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+    try {
+      return fn(obj);
+    } catch (e) {
+      onError(e instanceof KeyError ? e : new KeyError(obj, e instanceof Error ? e.message : String(e)));
+      return undefined;
+    }
+  };
+}
+
+/** Internal: the default error report (the informer passes its own). */
+export function defaultOnError(error: RxkubeError): void {
+  console.warn(`rxkube deltaFifo: ${error.message}`);
+}
+
+/** Internal: resolves the options both queue kinds share. */
+export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
+  const onError = options.onError ?? defaultOnError;
+  return {
+    onError,
+    keyOf: makeKeyOf(options.keyFunc, onError),
+    knownObjects: options.knownObjects,
+    transform: options.transform,
+    emitDeltaTypeReplaced: options.emitDeltaTypeReplaced,
+  };
+}
+
+/** Internal: dispatches a {@link ReflectorEvent} to a queue's methods. */
+export function applyEvent<T>(queue: FifoQueue<T>, event: ReflectorEvent<T>): void {
+  switch (event.type) {
+    case 'add':
+      return queue.add(event.object);
+    case 'update':
+      return queue.update(event.object);
+    case 'delete':
+      return queue.delete(event.object);
+    case 'replace':
+      return queue.replace(event.items, event.resourceVersion);
+    case 'resync':
+      return queue.resync();
+    case 'bookmark':
+      return;
+  }
+}

@@ -1,0 +1,195 @@
+import { TransformError, type RxkubeError } from '../errors.js';
+import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
+import { ArrayQueue } from './arrayQueue.js';
+import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeltaType, type Delta, type Deltas } from './delta.js';
+import type { FifoPop } from './fifoOutput.js';
+import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
+import { applyEvent, resolveQueueOptions } from './fifoSupport.js';
+import type { KnownObjects } from './knownObjects.js';
+
+interface Entry<T> {
+  readonly key: string;
+  readonly delta: Delta<T>;
+}
+
+interface KeyState<T> {
+  /** How many entries of the key are queued. */
+  count: number;
+  /** The newest of them. */
+  last: Delta<T>;
+}
+
+/**
+ * The ordered queue (client-go's `RealFIFO`): every event is its own pop, in arrival order, nothing
+ * merged. A `replace` first queues tombstones for the keys it no longer lists (queued keys whose
+ * last delta is not a deletion, then known keys neither listed nor queued), then a `Replaced` delta
+ * for each listed item, in list order. Use it through {@link deltaFifo} with `mode: 'ordered'`.
+ *
+ * @example
+ * ```ts
+ * const q = new OrderedFifoQueue<V1Pod>({ knownObjects });
+ * q.add(podV10); q.update(podV12);
+ * q.pop()!.deltas; // [Added podV10]
+ * q.pop()!.deltas; // [Updated podV12]
+ * ```
+ */
+export class OrderedFifoQueue<T> implements FifoQueue<T> {
+  readonly mode = 'ordered' as const;
+  private readonly entries = new ArrayQueue<Entry<T>>();
+  /** Per queued key: how many entries and the newest, so replace/resync need no scan. */
+  private readonly keys = new Map<string, KeyState<T>>();
+  private populated = false;
+  private initialPopulationCount = 0;
+  private readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
+  private readonly knownObjects: KnownObjects<T> | undefined;
+  private readonly transform: ((obj: T) => T) | undefined;
+  private readonly onError: (error: RxkubeError) => void;
+  private readonly replaceType: DeltaType;
+
+  constructor(options: FifoQueueOptions<T> = {}) {
+    const o = resolveQueueOptions(options);
+    this.keyOf = o.keyOf;
+    this.knownObjects = o.knownObjects;
+    this.transform = o.transform;
+    this.onError = o.onError;
+    this.replaceType = o.emitDeltaTypeReplaced === false ? DeltaType.Sync : DeltaType.Replaced;
+  }
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  get hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  add(obj: T): void {
+    this.populated = true;
+    const key = this.keyOf(obj);
+    if (key !== undefined) this.push(key, DeltaType.Added, obj, false);
+  }
+
+  update(obj: T): void {
+    this.populated = true;
+    const key = this.keyOf(obj);
+    if (key !== undefined) this.push(key, DeltaType.Updated, obj, false);
+  }
+
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyOf(obj);
+    if (key === undefined) return;
+    this.populated = true;
+    // RealFIFO queues every deletion; rxkube drops, as DeltaFIFO does, the deletion of a key that is
+    // neither queued nor known (nobody has seen the object, so nobody must hear it is gone).
+    if (
+      !this.keys.has(key) &&
+      (this.knownObjects === undefined || this.knownObjects.getByKey(key) === undefined)
+    ) {
+      return;
+    }
+    this.push(key, DeltaType.Deleted, obj, false);
+  }
+
+  replace(list: ReadonlyArray<T>, _resourceVersion?: string): void {
+    const listed: Array<{ key: string; item: T }> = [];
+    const newKeys = new Set<string>();
+    for (const item of list) {
+      const key = this.keyOf(item);
+      if (key === undefined) continue;
+      newKeys.add(key);
+      listed.push({ key, item });
+    }
+
+    // Queued keys not listed, in the order they entered; a key already ending in a deletion needs
+    // no second one. (Map order is first-entry order: a key leaves the map when its count is 0.)
+    for (const [key, state] of this.keys) {
+      if (newKeys.has(key) || state.last.type === DeltaType.Deleted) continue;
+      this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, state.last.object as T), true);
+    }
+
+    const known = this.knownObjects;
+    if (known !== undefined) {
+      for (const key of known.listKeys()) {
+        // The loop above added no key, so `keys` still holds exactly the keys queued before.
+        if (newKeys.has(key) || this.keys.has(key)) continue;
+        const last = known.getByKey(key) as T;
+        this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last), true);
+      }
+    }
+
+    for (const { key, item } of listed) this.push(key, this.replaceType, item, false);
+
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = this.entries.length;
+    }
+  }
+
+  resync(): void {
+    const known = this.knownObjects;
+    if (known === undefined) return;
+    for (const key of known.listKeys()) {
+      if (this.keys.has(key)) continue;
+      const obj = known.getByKey(key);
+      if (obj === undefined) continue;
+      this.push(key, DeltaType.Sync, obj, true);
+    }
+  }
+
+  apply(event: ReflectorEvent<T>): void {
+    applyEvent(this, event);
+  }
+
+  pop(): FifoPop<T> | undefined {
+    const entry = this.entries.shift();
+    if (entry === undefined) return undefined;
+    const isInInitialList = !this.hasSynced;
+    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    const state = this.keys.get(entry.key) as KeyState<T>;
+    if (--state.count === 0) this.keys.delete(entry.key);
+    return Object.freeze({
+      type: 'pop' as const,
+      key: entry.key,
+      deltas: Object.freeze([entry.delta]),
+      isInInitialList,
+    });
+  }
+
+  listKeys(): string[] {
+    return this.entries.toArray().map((e) => e.key);
+  }
+
+  getByKey(key: string): Deltas<T> | undefined {
+    if (!this.keys.has(key)) return undefined;
+    return this.entries
+      .toArray()
+      .filter((e) => e.key === key)
+      .map((e) => e.delta);
+  }
+
+  private push(
+    key: string,
+    type: DeltaType,
+    obj: T | DeletedFinalStateUnknown<T>,
+    skipTransform: boolean,
+  ): void {
+    let object = obj;
+    if (this.transform !== undefined && !skipTransform && !(obj instanceof DeletedFinalStateUnknown)) {
+      try {
+        object = this.transform(obj);
+      } catch (e) {
+        this.onError(new TransformError(obj, e));
+        return;
+      }
+    }
+    const delta: Delta<T> = Object.freeze({ type, object });
+    this.entries.push({ key, delta });
+    const state = this.keys.get(key);
+    if (state === undefined) this.keys.set(key, { count: 1, last: delta });
+    else {
+      state.count++;
+      state.last = delta;
+    }
+  }
+}

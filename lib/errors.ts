@@ -102,3 +102,83 @@ export class TransformError extends RxkubeError {
     this.object = object;
   }
 }
+
+/**
+ * An event handler threw, or the Promise / Observable it returned failed. The informer reports it
+ * (on `errors$` and to the handler's `onError`) and goes on with the next notification: the failed
+ * one is not retried, and neither the informer nor other handlers are affected.
+ *
+ * @example
+ * ```ts
+ * informer.errors$.subscribe((e) => { if (e instanceof HandlerError) console.warn(e.notification.type, e.cause); });
+ * ```
+ */
+export class HandlerError extends RxkubeError {
+  /** The notification the handler failed on (`{ type: 'add' | 'update' | 'delete', ... }`). */
+  readonly notification: { readonly type: string };
+  /** The handler's name (its `name` option), or `''`. */
+  readonly handlerName: string;
+
+  constructor(notification: { readonly type: string }, handlerName: string, cause: unknown) {
+    const who = handlerName ? `handler ${JSON.stringify(handlerName)}` : 'a handler';
+    super(
+      'HandlerError',
+      `${who} failed on a ${notification.type} notification; skipped it and went on: ${describeHandlerCause(cause)}`,
+      { cause },
+    );
+    this.notification = notification;
+    this.handlerName = handlerName;
+  }
+}
+
+/**
+ * A handler's bounded buffer was full and its overflow policy is `'error'`: the handler has been
+ * removed from the informer (an Observer handler gets this on its `error` callback).
+ *
+ * @example
+ * ```ts
+ * informer.addEventHandler(h, { buffer: { size: 1000, overflow: 'error' }, onError: (e) => {
+ *   if (e instanceof HandlerBufferOverflowError) alert('controller fell behind');
+ * } });
+ * ```
+ */
+export class HandlerBufferOverflowError extends RxkubeError {
+  /** The buffer size that was exceeded. */
+  readonly size: number;
+  /** The handler's name (its `name` option), or `''`. */
+  readonly handlerName: string;
+
+  constructor(size: number, handlerName: string) {
+    const who = handlerName ? `handler ${JSON.stringify(handlerName)}` : 'a handler';
+    super(
+      'HandlerBufferOverflowError',
+      `${who} fell more than ${size} notifications behind (overflow: 'error'); removed it from the informer`,
+    );
+    this.size = size;
+    this.handlerName = handlerName;
+  }
+}
+
+/**
+ * An operation that needs a running or not-yet-started informer was called at the wrong time:
+ * adding a handler to a stopped informer, setting a transform after start.
+ *
+ * @example
+ * ```ts
+ * try { informer.addEventHandler(h); } catch (e) { if (e instanceof InformerStateError) console.log(e.message); }
+ * ```
+ */
+export class InformerStateError extends RxkubeError {
+  constructor(message: string) {
+    super('InformerStateError', message);
+  }
+}
+
+function describeHandlerCause(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  try {
+    return String(err);
+  } catch {
+    return 'unprintable error';
+  }
+}

@@ -1,0 +1,61 @@
+import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+
+/**
+ * What a handler is told, one at a time and in order (client-go's add / update / delete
+ * notifications).
+ * - `add`: a new object; `isInInitialList` is true for the objects of the first list (and for the
+ *   objects replayed to a handler added to a running informer).
+ * - `update`: `oldObject` is what the store held before. When both have the same
+ *   `metadata.resourceVersion` this is a resync (periodic, or an unchanged object seen on a relist).
+ * - `delete`: the last state, or a {@link DeletedFinalStateUnknown} tombstone when the deletion was
+ *   found on a relist.
+ *
+ * Notifications and the objects they carry are deeply frozen.
+ *
+ * @example
+ * ```ts
+ * informer.events$.subscribe((n) => {
+ *   if (n.type === 'update') console.log(n.oldObject.metadata?.resourceVersion, '->', n.newObject.metadata?.resourceVersion);
+ * });
+ * ```
+ */
+export type Notification<T> =
+  | { readonly type: 'add'; readonly object: T; readonly isInInitialList: boolean }
+  | { readonly type: 'update'; readonly oldObject: T; readonly newObject: T }
+  | { readonly type: 'delete'; readonly object: T | DeletedFinalStateUnknown<T> };
+
+/**
+ * Builds a frozen `add` notification.
+ *
+ * @example
+ * ```ts
+ * addNotification(pod, true); // { type: 'add', object: pod, isInInitialList: true }
+ * ```
+ */
+export function addNotification<T>(object: T, isInInitialList: boolean): Notification<T> {
+  return Object.freeze({ type: 'add' as const, object, isInInitialList });
+}
+
+/**
+ * Builds a frozen `update` notification.
+ *
+ * @example
+ * ```ts
+ * updateNotification(oldPod, newPod); // { type: 'update', oldObject: oldPod, newObject: newPod }
+ * ```
+ */
+export function updateNotification<T>(oldObject: T, newObject: T): Notification<T> {
+  return Object.freeze({ type: 'update' as const, oldObject, newObject });
+}
+
+/**
+ * Builds a frozen `delete` notification.
+ *
+ * @example
+ * ```ts
+ * deleteNotification(new DeletedFinalStateUnknown('ns/a', pod)); // { type: 'delete', object: <tombstone> }
+ * ```
+ */
+export function deleteNotification<T>(object: T | DeletedFinalStateUnknown<T>): Notification<T> {
+  return Object.freeze({ type: 'delete' as const, object });
+}

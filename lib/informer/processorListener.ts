@@ -1,0 +1,465 @@
+import {
+  BehaviorSubject,
+  Observable,
+  Subject,
+  defer,
+  isObservable,
+  map,
+  startWith,
+  takeUntil,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import { HandlerBufferOverflowError, HandlerError } from '../errors.js';
+import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type {
+  AddEventHandlerOptions,
+  BufferOptions,
+  HandlerLag,
+  HandlerRegistration,
+} from './handlerRegistration.js';
+import {
+  addNotification,
+  deleteNotification,
+  updateNotification,
+  type Notification,
+} from './notification.js';
+import { isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
+
+/**
+ * The part of a store snapshot a listener reads to replay objects to a handler: a snapshot never
+ * changes, so a replay can walk it lazily while the store moves on.
+ */
+export interface ReplaySource<T> {
+  listKeys(): ReadonlyArray<string>;
+  getByKey(key: string): T | undefined;
+}
+
+/** What a listener needs from its informer. */
+export interface ListenerHost<T> {
+  readonly scheduler: SchedulerLike;
+  /** The current store snapshot. */
+  snapshot(): ReplaySource<T>;
+  /** Reports an error on the informer's `errors$`. */
+  report(error: HandlerError | HandlerBufferOverflowError): void;
+  /** Removes the listener from the informer (the registration's `remove()`). */
+  remove(listener: ProcessorListener<T>): void;
+}
+
+const emptyLag: HandlerLag = Object.freeze({ queued: 0, oldestAgeMs: 0 });
+
+/**
+ * One handler's processor (client-go's `processorListener`): its own buffer, delivered one
+ * notification at a time at the handler's pace, its own resync schedule, its own sync state and lag.
+ *
+ * A synchronous handler with nothing queued is called inline, with no buffering, timer or Promise;
+ * a handler that returns a Promise or Observable makes later notifications wait in its buffer until
+ * it settles, without holding up the informer or other handlers. Errors are reported and skipped.
+ *
+ * Internal to the informer; users see it as a {@link HandlerRegistration}.
+ *
+ * @example
+ * ```ts
+ * // inside the informer:
+ * const listener = new ProcessorListener(handler, options, resyncPeriod, host);
+ * listener.push(addNotification(pod, true), 'ns/pod');
+ * ```
+ */
+export class ProcessorListener<T> implements HandlerRegistration {
+  /** The period this handler asked for (normalized), before the informer's check period applies. */
+  readonly requestedResyncPeriod: number;
+  resyncPeriod: number;
+  /** Set by the informer at each resync check: whether this listener gets resync notifications. */
+  syncing = false;
+  readonly synced$: Observable<boolean>;
+  readonly lag$: Observable<HandlerLag>;
+
+  private nextResync = 0;
+  private readonly name: string;
+  private readonly buffer: BufferOptions | undefined;
+  private readonly onError: AddEventHandlerOptions['onError'];
+  private readonly observer: boolean;
+  // The buffer: parallel arrays, consumed from `head`, compacted now and then.
+  private q: Array<Notification<T> | undefined> = [];
+  private qTimes: number[] = [];
+  private qKeys: string[] = [];
+  private head = 0;
+  private busy = false;
+  private busyTime = -1;
+  private pumping = false;
+  private inflight: Subscription | undefined;
+  private replayTask: Subscription | undefined;
+  private inflightDone: Promise<void> | undefined;
+  private replay: Replay<T> | undefined;
+  /** What this handler has been told, per key: kept only for `dropAndResync`, to bring it up to date. */
+  private readonly view: Map<string, T> | undefined;
+  private enqueued = 0;
+  private consumed = 0;
+  private syncMark = -1;
+  private isSynced = false;
+  private closed = false;
+  private readonly syncedSubject = new BehaviorSubject<boolean>(false);
+  private readonly lagChanged = new Subject<void>();
+  private readonly closed$ = new Subject<void>();
+
+  constructor(
+    private readonly handler: EventHandler<T>,
+    options: AddEventHandlerOptions,
+    requestedResyncPeriod: number,
+    resyncPeriod: number,
+    private readonly host: ListenerHost<T>,
+  ) {
+    this.requestedResyncPeriod = requestedResyncPeriod;
+    this.resyncPeriod = resyncPeriod;
+    this.name = options.name ?? '';
+    this.buffer = options.buffer && Number.isFinite(options.buffer.size) ? options.buffer : undefined;
+    if (this.buffer && !(this.buffer.size >= 1))
+      throw new RangeError(`buffer.size must be at least 1, got ${this.buffer.size}`);
+    this.onError = options.onError;
+    this.observer = isNotificationObserver(handler);
+    this.view = this.buffer?.overflow === 'dropAndResync' ? new Map() : undefined;
+    this.synced$ = this.syncedSubject.asObservable();
+    this.lag$ = defer(() =>
+      this.closed
+        ? [this.lag()]
+        : this.lagChanged.pipe(
+            startWith(undefined),
+            map(() => this.lag()),
+            takeUntil(this.closed$),
+          ),
+    );
+    this.determineNextResync(host.scheduler.now());
+  }
+
+  get removed(): boolean {
+    return this.closed;
+  }
+
+  hasSynced(): boolean {
+    return this.isSynced;
+  }
+
+  remove(): void {
+    this.host.remove(this);
+  }
+
+  lag(): HandlerLag {
+    const waiting = this.q.length - this.head;
+    const replaying = this.replay ? this.replay.remaining() : 0;
+    const queued = waiting + replaying + (this.busy ? 1 : 0);
+    if (queued === 0) return emptyLag;
+    const now = this.host.scheduler.now();
+    let oldest = Infinity;
+    if (this.busy && this.busyTime >= 0) oldest = this.busyTime;
+    else if (this.replay) oldest = this.replay.startedAt;
+    else if (waiting > 0) oldest = this.qTimes[this.head];
+    return { queued, oldestAgeMs: oldest === Infinity ? 0 : Math.max(0, now - oldest) };
+  }
+
+  /** client-go's `shouldResync`: due when its period has elapsed; period 0 never is. */
+  shouldResync(now: number): boolean {
+    return this.resyncPeriod !== 0 && now >= this.nextResync;
+  }
+
+  determineNextResync(now: number): void {
+    this.nextResync = now + this.resyncPeriod;
+  }
+
+  /** Replays the store snapshot to a handler added to a running informer (an add per object). */
+  startInitialReplay(snapshot: ReplaySource<T>): void {
+    this.replay = new Replay(snapshot, this.view, true, this.host.scheduler.now());
+    // Deferred, so that no callback runs inside `addEventHandler` (the registration is not even
+    // returned yet); notifications that arrive meanwhile wait behind the replay.
+    this.replayTask = this.host.scheduler.schedule(() => {
+      this.replayTask = undefined;
+      if (!this.busy) this.pump();
+    });
+  }
+
+  /** The informer has synced: this handler is synced once it has handled what it has been given. */
+  upstreamSynced(): void {
+    if (this.syncMark < 0) this.syncMark = this.enqueued;
+    this.checkSynced();
+  }
+
+  /** Adds a notification to this handler's buffer (or delivers it now if the handler is idle). */
+  push(n: Notification<T>, key: string): void {
+    if (this.closed) return;
+    this.enqueued++;
+    if (!this.busy && this.replay === undefined && this.head === this.q.length && !this.pumping) {
+      // Hot path: an idle handler is called inline.
+      this.run(n, key, -1);
+      if (!this.busy && (this.replay !== undefined || this.head < this.q.length)) this.pump();
+      return;
+    }
+    if (this.buffer && this.q.length - this.head >= this.buffer.size) {
+      this.overflow(this.buffer);
+      return;
+    }
+    this.q.push(n);
+    this.qTimes.push(this.host.scheduler.now());
+    if (this.view) this.qKeys.push(key);
+    if (this.lagChanged.observed) this.lagChanged.next();
+    if (!this.busy) this.pump();
+  }
+
+  /**
+   * Stops delivering: drops what is queued, unsubscribes an in-flight Observable result, completes
+   * (or errors) an Observer handler, completes `synced$` and `lag$`. Resolves when an in-flight
+   * Promise has settled.
+   */
+  close(error?: HandlerBufferOverflowError): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.q = [];
+      this.qTimes = [];
+      this.qKeys = [];
+      this.head = 0;
+      this.replay = undefined;
+      this.inflight?.unsubscribe();
+      this.inflight = undefined;
+      this.replayTask?.unsubscribe();
+      this.replayTask = undefined;
+      if (this.observer) {
+        const obs = this.handler as { error?: (e: unknown) => void; complete?: () => void };
+        try {
+          if (error) obs.error?.(error);
+          else obs.complete?.();
+        } catch {
+          // An Observer that throws on completion has nothing left to be told.
+        }
+      }
+      this.closed$.next();
+      this.closed$.complete();
+      this.lagChanged.complete();
+      this.syncedSubject.complete();
+    }
+    return this.inflightDone ?? Promise.resolve();
+  }
+
+  private overflow(buffer: BufferOptions): void {
+    if (buffer.overflow === 'error') {
+      const err = new HandlerBufferOverflowError(buffer.size, this.name);
+      this.reportError(err);
+      this.host.remove(this);
+      void this.close(err);
+      return;
+    }
+    // dropAndResync: what is waiting (and the new one) is replaced by a catch-up with the store.
+    this.consumed += this.q.length - this.head + 1;
+    this.q = [];
+    this.qTimes = [];
+    this.qKeys = [];
+    this.head = 0;
+    this.replay = new Replay(this.host.snapshot(), this.view, !this.isSynced, this.host.scheduler.now());
+    if (this.lagChanged.observed) this.lagChanged.next();
+    if (!this.busy) this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (!this.busy && !this.closed) {
+        if (this.replay !== undefined) {
+          if (this.replayTask !== undefined) break;
+          const next = this.replay.next();
+          if (next === undefined) {
+            this.replay = undefined;
+            this.checkSynced();
+            continue;
+          }
+          this.runReplayed(next.n, next.key);
+          continue;
+        }
+        if (this.head >= this.q.length) break;
+        const h = this.head++;
+        const n = this.q[h]!;
+        this.q[h] = undefined;
+        const key = this.view ? this.qKeys[h] : '';
+        this.run(n, key, this.qTimes[h]);
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.head > 0 && this.head === this.q.length) {
+      this.q = [];
+      this.qTimes = [];
+      this.qKeys = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.q.length) {
+      this.q = this.q.slice(this.head);
+      this.qTimes = this.qTimes.slice(this.head);
+      if (this.view) this.qKeys = this.qKeys.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Delivers a queued (counted) notification. */
+  private run(n: Notification<T>, key: string, time: number): void {
+    this.deliver(n, key, time, true);
+  }
+
+  /** Delivers a replayed notification (not counted against the buffer's sequence). */
+  private runReplayed(n: Notification<T>, key: string): void {
+    this.deliver(n, key, this.replay?.startedAt ?? -1, false);
+  }
+
+  private deliver(n: Notification<T>, key: string, time: number, counted: boolean): void {
+    this.busy = true;
+    this.busyTime = time;
+    if (this.view) {
+      if (n.type === 'delete') this.view.delete(key);
+      else this.view.set(key, n.type === 'add' ? n.object : n.newObject);
+    }
+    let result: HandlerResult;
+    try {
+      result = this.call(n);
+    } catch (e) {
+      this.reportError(new HandlerError(n, this.name, e));
+      this.finish(counted);
+      return;
+    }
+    if (result == null) {
+      this.finish(counted);
+      return;
+    }
+    if (this.busyTime < 0) this.busyTime = this.host.scheduler.now();
+    if (isObservable(result)) {
+      let sync = true;
+      let settled = false;
+      const settle = (err: unknown, failed: boolean): void => {
+        if (settled) return;
+        settled = true;
+        if (failed) this.reportError(new HandlerError(n, this.name, err));
+        this.inflight = undefined;
+        if (sync) return;
+        this.finish(counted);
+        this.pump();
+      };
+      const sub = result.subscribe({
+        error: (e: unknown) => settle(e, true),
+        complete: () => settle(undefined, false),
+      });
+      sync = false;
+      if (settled) {
+        this.finish(counted);
+        return;
+      }
+      this.inflight = sub;
+      return;
+    }
+    if (typeof (result as PromiseLike<unknown>).then === 'function') {
+      this.inflightDone = new Promise<void>((resolve) => {
+        (result as PromiseLike<unknown>).then(
+          () => {
+            this.inflightDone = undefined;
+            resolve();
+            if (this.closed) return;
+            this.finish(counted);
+            this.pump();
+          },
+          (e: unknown) => {
+            this.inflightDone = undefined;
+            resolve();
+            if (this.closed) return;
+            this.reportError(new HandlerError(n, this.name, e));
+            this.finish(counted);
+            this.pump();
+          },
+        );
+      });
+      return;
+    }
+    this.finish(counted);
+  }
+
+  private call(n: Notification<T>): HandlerResult {
+    if (this.observer) return (this.handler as { next(n: Notification<T>): HandlerResult }).next(n);
+    const h = this.handler as {
+      add?: (o: T, i: boolean) => HandlerResult;
+      update?: (o: T, n: T) => HandlerResult;
+      delete?: (o: unknown) => HandlerResult;
+    };
+    switch (n.type) {
+      case 'add':
+        return h.add?.(n.object, n.isInInitialList);
+      case 'update':
+        return h.update?.(n.oldObject, n.newObject);
+      case 'delete':
+        return h.delete?.(n.object);
+    }
+  }
+
+  private finish(counted: boolean): void {
+    this.busy = false;
+    if (counted) this.consumed++;
+    if (!this.isSynced) this.checkSynced();
+    if (this.lagChanged.observed) this.lagChanged.next();
+  }
+
+  private checkSynced(): void {
+    if (this.isSynced || this.closed || this.syncMark < 0) return;
+    if (this.replay !== undefined || this.consumed < this.syncMark) return;
+    if (this.busy) return;
+    this.isSynced = true;
+    this.syncedSubject.next(true);
+    this.syncedSubject.complete();
+  }
+
+  private reportError(err: HandlerError | HandlerBufferOverflowError): void {
+    this.host.report(err);
+    if (this.onError) {
+      try {
+        this.onError(err);
+      } catch {
+        // An onError that throws must not break delivery; the error is already on errors$.
+      }
+    }
+  }
+}
+
+/**
+ * Brings a handler up to date with a store snapshot, one notification at a time. Without a view
+ * (a handler added to a running informer) it is an add per object; with the handler's view it is
+ * the difference: deletes for what is gone, adds for what is new, updates for what changed.
+ */
+class Replay<T> {
+  private readonly keys: ReadonlyArray<string>;
+  private readonly gone: string[];
+  private i = 0;
+  private g = 0;
+
+  constructor(
+    private readonly snapshot: ReplaySource<T>,
+    private readonly view: Map<string, T> | undefined,
+    private readonly initial: boolean,
+    readonly startedAt: number,
+  ) {
+    this.keys = snapshot.listKeys();
+    this.gone = [];
+    if (view) for (const k of view.keys()) if (snapshot.getByKey(k) === undefined) this.gone.push(k);
+  }
+
+  remaining(): number {
+    return this.gone.length - this.g + this.keys.length - this.i;
+  }
+
+  next(): { n: Notification<T>; key: string } | undefined {
+    while (this.g < this.gone.length) {
+      const key = this.gone[this.g++];
+      const last = this.view?.get(key);
+      if (last !== undefined)
+        return { n: deleteNotification<T>(new DeletedFinalStateUnknown(key, last)), key };
+    }
+    while (this.i < this.keys.length) {
+      const key = this.keys[this.i++];
+      const obj = this.snapshot.getByKey(key);
+      if (obj === undefined) continue;
+      const last = this.view?.get(key);
+      if (last === undefined) return { n: addNotification(obj, this.initial), key };
+      if (last !== obj) return { n: updateNotification(last, obj), key };
+    }
+    return undefined;
+  }
+}

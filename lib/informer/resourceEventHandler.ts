@@ -1,0 +1,72 @@
+import type { Observable, Observer } from 'rxjs';
+import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { Notification } from './notification.js';
+
+/**
+ * What a handler callback may return. `void` means done; a Promise (or any thenable) or an
+ * Observable means "done when it settles / completes": the handler is told of nothing else until
+ * then. A rejection or an Observable error is reported like a throw.
+ *
+ * Returning an Observable (e.g. `timer(50)`) lets marble tests drive a slow handler on virtual time.
+ */
+export type HandlerResult = void | PromiseLike<unknown> | Observable<unknown>;
+
+/**
+ * client-go's `ResourceEventHandlerFuncs`: an object of optional callbacks. Each is called one
+ * notification at a time, in order; a callback that returns a Promise or an Observable is awaited
+ * before the next notification. Objects are deeply frozen: change a copy (immer's `produce`).
+ *
+ * @example
+ * ```ts
+ * const handler: ResourceEventHandler<V1Pod> = {
+ *   add: (pod, isInInitialList) => queue.add(pod.metadata!.name!),
+ *   update: async (oldPod, newPod) => { await reconcile(newPod); },
+ *   delete: (obj) => queue.add(obj instanceof DeletedFinalStateUnknown ? obj.key : obj.metadata!.name!),
+ * };
+ * ```
+ */
+export interface ResourceEventHandler<T> {
+  add?(object: T, isInInitialList: boolean): HandlerResult;
+  update?(oldObject: T, newObject: T): HandlerResult;
+  delete?(object: T | DeletedFinalStateUnknown<T>): HandlerResult;
+}
+
+/**
+ * A handler: an object of callbacks, or an RxJS Observer of {@link Notification}s (an object with
+ * a `next` method; its `next` may return a Promise or Observable to be awaited, its `complete` is
+ * called when the handler is removed or the informer stops, its `error` if an `'error'` overflow
+ * policy removes it).
+ *
+ * @example
+ * ```ts
+ * informer.addEventHandler({ next: (n) => console.log(n.type) });
+ * informer.addEventHandler({ add: (pod) => console.log('added', pod.metadata?.name) });
+ * ```
+ */
+export type EventHandler<T> = ResourceEventHandler<T> | NotificationObserver<T>;
+
+/**
+ * An RxJS `Observer` of notifications, whose `next` may also return a Promise or Observable to be
+ * awaited before the next notification.
+ *
+ * @example
+ * ```ts
+ * const seen: Notification<V1Pod>[] = [];
+ * const observer: NotificationObserver<V1Pod> = { next: (n) => { seen.push(n); } };
+ * ```
+ */
+export interface NotificationObserver<T> extends Partial<Omit<Observer<Notification<T>>, 'next'>> {
+  next(notification: Notification<T>): HandlerResult;
+}
+
+/**
+ * Whether a handler is an Observer (has `next`) rather than an object of callbacks.
+ *
+ * @example
+ * ```ts
+ * isNotificationObserver({ next: () => {} }); // true
+ * ```
+ */
+export function isNotificationObserver<T>(handler: EventHandler<T>): handler is NotificationObserver<T> {
+  return typeof (handler as Partial<NotificationObserver<T>>).next === 'function';
+}

@@ -1,15 +1,11 @@
 import type { KubeObject } from '../meta/kubeObject.js';
 import { toLabelSelector, type LabelSelectorInput } from '../labels/parseLabelSelector.js';
+import { NamespaceIndex } from '../store/indexers.js';
+import { IndexNotFoundError } from '../store/indexErrors.js';
 
 /**
- * The name of the namespace index (client-go's `cache.NamespaceIndex`). An informer's store indexes
- * objects by `metadata.namespace` under this name; namespace-scoped listers read it.
- */
-export const namespaceIndexName = 'namespace';
-
-/**
- * The read side of a store snapshot that a lister needs (client-go's `Indexer` reads). rxkube's store
- * snapshots have these methods; `byIndex` throws for an index that does not exist.
+ * The read side of a store snapshot that a lister needs (client-go's `Indexer` reads). rxkube's
+ * `Store` snapshots are these; `byIndex` throws `IndexNotFoundError` for an index it does not have.
  */
 export interface ListerSource<T> {
   list(): ReadonlyArray<T>;
@@ -67,8 +63,9 @@ function select<T extends KubeObject>(
 
 function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: string): ReadonlyArray<T> {
   try {
-    return source.byIndex(namespaceIndexName, namespace);
-  } catch {
+    return source.byIndex(NamespaceIndex, namespace);
+  } catch (e) {
+    if (!(e instanceof IndexNotFoundError)) throw e;
     // No namespace index on this store: scan, as client-go's ListAllByNamespace falls back to.
     return source.list().filter((o) => (o.metadata?.namespace ?? '') === namespace);
   }

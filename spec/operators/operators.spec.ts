@@ -12,6 +12,7 @@ import { keyedView } from '../../lib/operators/keyedView.js';
 import { listed } from '../../lib/operators/listed.js';
 import { addNotification, deleteNotification, updateNotification } from '../../lib/informer/notification.js';
 import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { IndexNotFoundError } from '../../lib/store/indexErrors.js';
 import type { ListerSource } from '../../lib/lister/lister.js';
 
 interface Pod {
@@ -36,8 +37,8 @@ const testScheduler = () => new TestScheduler((actual, expected) => expect(actua
 const snapshot = (...items: Pod[]): ListerSource<Pod> => ({
   list: () => items,
   getByKey: (key) => items.find((p) => `${p.metadata.namespace}/${p.metadata.name}` === key),
-  byIndex: () => {
-    throw new Error('no index');
+  byIndex: (name) => {
+    throw new IndexNotFoundError(name);
   },
 });
 

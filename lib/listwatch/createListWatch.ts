@@ -1,0 +1,133 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { asyncScheduler, defer, EMPTY, expand, map, reduce, type Observable, type SchedulerLike } from 'rxjs';
+import { RxkubeError } from '../errors.js';
+import { transportFor } from '../transport/kubeConfigTransport.js';
+import { concatBytes, streamRequest$ } from '../transport/streamRequest.js';
+import type { Transport } from '../transport/transport.js';
+import { detectDeadWatch } from './detectDeadWatch.js';
+import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch.js';
+import type { Resource } from './resource.js';
+import { resourcePath } from './resourcePath.js';
+import { decodeUtf8 } from './utf8.js';
+import { decodeWatchEvents } from './watchDecoder.js';
+import type { WatchEvent } from './watchEvent.js';
+
+/** Options of {@link listWatch}: what to list and watch, fixed for both, and the clock. */
+export interface ListWatchOptions {
+  /** One namespace; unset or `''` lists and watches all namespaces (or a cluster-scoped resource). */
+  readonly namespace?: string;
+  /** Label selector, sent on every list and watch (e.g. `app=web,tier!=db`). */
+  readonly labelSelector?: string;
+  /** Field selector, sent on every list and watch (e.g. `spec.nodeName=n1`). */
+  readonly fieldSelector?: string;
+  /** The clock of the dead-watch timer; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /**
+   * A watch silent (no bytes) for its `timeoutSeconds` plus this margin is declared dead and errors
+   * with `WatchDeadError` (R12). Default {@link defaultDeadWatchMarginMs}.
+   */
+  readonly deadWatchMarginMs?: number;
+}
+
+/** The default margin past a watch's `timeoutSeconds` before a silent watch is declared dead. */
+export const defaultDeadWatchMarginMs = 30_000;
+
+/** The server-side watch timeout when none is asked for is 1800-3600 s: silence is judged against the longest. */
+export const defaultServerWatchTimeoutSeconds = 3600;
+
+/**
+ * The {@link ListWatch} of one resource: cold `list` and `watch` Observables over a
+ * {@link Transport} (or a client-node `KubeConfig`, through the client-node transport on Node).
+ * Namespace and selectors are fixed here, for list and watch alike, so they cannot drift.
+ *
+ * - `list(options)`: one GET per page, following `continue` until the last page; each page is
+ *   emitted as it arrives. Continue pages send only `limit` and `continue`.
+ * - `watch(options)`: one GET with `watch=true`, decoded line by line into {@link WatchEvent}s
+ *   (`ERROR` events passed through, malformed lines as `MALFORMED` events). Completes when the
+ *   server ends the stream. Errors with `WatchDeadError` after `timeoutSeconds` plus the margin
+ *   of silence, aborting the request.
+ * - HTTP errors arrive as `ApiStatusError`, network failures as `TransportError`.
+ * - Unsubscribing aborts the request in flight. Each subscription is its own request.
+ *
+ * Objects are handed over as parsed (not frozen): the store freezes what it keeps.
+ *
+ * @example
+ * ```ts
+ * const kc = new KubeConfig();
+ * kc.loadFromDefault();
+ * const lw = listWatch<V1Pod>(clientNodeTransport(kc), { group: '', version: 'v1', plural: 'pods', namespaced: true }, {
+ *   namespace: 'default',
+ *   labelSelector: 'app=web',
+ * });
+ * lw.list({ resourceVersion: '0', limit: 500 }).subscribe((page) => console.log(page.items.length));
+ * lw.watch({ resourceVersion: '123', allowWatchBookmarks: true, timeoutSeconds: 300 }).subscribe((e) => console.log(e.type));
+ * ```
+ */
+export function listWatch<T>(source: KubeConfig | Transport, resource: Resource, options: ListWatchOptions = {}): ListWatch<T> {
+  const transport = transportFor(source);
+  const path = resourcePath(resource, options.namespace);
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const marginMs = options.deadWatchMarginMs ?? defaultDeadWatchMarginMs;
+  const selectors: Record<string, string> = {};
+  if (options.labelSelector) selectors['labelSelector'] = options.labelSelector;
+  if (options.fieldSelector) selectors['fieldSelector'] = options.fieldSelector;
+
+  const page$ = (query: Record<string, string>): Observable<ListPage<T>> =>
+    streamRequest$(transport, path, query).pipe(
+      reduce((parts: Uint8Array[], chunk) => (parts.push(chunk), parts), []),
+      map((parts) => parseListPage<T>(parts, path)),
+    );
+
+  return {
+    list(listOptions: ListOptions): Observable<ListPage<T>> {
+      const limit: Record<string, string> = listOptions.limit ? { limit: String(listOptions.limit) } : {};
+      const first: Record<string, string> = { ...selectors, ...limit };
+      if (listOptions.resourceVersion !== undefined) first['resourceVersion'] = listOptions.resourceVersion;
+      if (listOptions.resourceVersionMatch) first['resourceVersionMatch'] = listOptions.resourceVersionMatch;
+      // A continue token carries the list's RV: sending one too is a 400.
+      return defer(() => page$(first)).pipe(
+        expand((page) => (page.continue ? page$({ ...selectors, ...limit, continue: page.continue }) : EMPTY)),
+      );
+    },
+
+    watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
+      const query: Record<string, string> = { ...selectors, watch: 'true' };
+      if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
+      if (watchOptions.resourceVersionMatch) query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
+      if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
+      if (watchOptions.timeoutSeconds !== undefined) query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
+      if (watchOptions.sendInitialEvents !== undefined) query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
+      const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
+      return defer(() =>
+        streamRequest$(transport, path, query).pipe(
+          detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
+          decodeWatchEvents<T>(),
+        ),
+      );
+    },
+  };
+}
+
+interface ListBody<T> {
+  items?: T[] | null;
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+}
+
+function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
+  const bytes = concatBytes(parts);
+  const text = decodeUtf8(bytes, 0, bytes.length);
+  let body: ListBody<T>;
+  try {
+    body = JSON.parse(text) as ListBody<T>;
+  } catch (err) {
+    throw new RxkubeError('MalformedResponseError', `GET ${path}: the list response is not JSON: ${text.slice(0, 120)}`, { cause: err });
+  }
+  const meta = body.metadata ?? {};
+  const page: ListPage<T> = {
+    items: body.items ?? [],
+    resourceVersion: meta.resourceVersion ?? '',
+    continue: meta.continue ?? '',
+    ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+  };
+  return page;
+}

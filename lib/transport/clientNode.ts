@@ -1,0 +1,90 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { RxkubeError } from '../errors.js';
+import { registerKubeConfigTransport } from './kubeConfigTransport.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+/** The client-node transport, with `destroy` to close its idle keep-alive connections. */
+export interface ClientNodeTransport extends Transport {
+  /** Closes the idle pooled connections. Requests in flight are not affected. */
+  destroy(): void;
+}
+
+/**
+ * The Node {@link Transport}: node:http/https requests authenticated by a @kubernetes/client-node
+ * `KubeConfig`. Every request asks the KubeConfig for its current options
+ * (`kubeConfig.applyToHTTPSOptions`), so bearer tokens, client certificates, exec plugins and
+ * token refresh, certificate authorities, `tls-server-name` and impersonation work as in
+ * client-node, and `insecure-skip-tls-verify` applies only when the kubeconfig sets it. Connections
+ * are pooled in the transport's own keep-alive agents (one pool per TLS identity); a cluster with
+ * a `proxy-url` uses client-node's proxy agent instead.
+ *
+ * Node measured it fastest of the transports (see docs/listwatch.md), so it does not use fetch.
+ *
+ * @example
+ * ```ts
+ * import { KubeConfig } from '@kubernetes/client-node';
+ * const kc = new KubeConfig();
+ * kc.loadFromDefault();
+ * const pods = listWatch<V1Pod>(clientNodeTransport(kc), { group: '', version: 'v1', plural: 'pods', namespaced: true });
+ * ```
+ */
+export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport {
+  const httpAgent = new http.Agent({ keepAlive: true });
+  const httpsAgent = new https.Agent({ keepAlive: true });
+  return {
+    async request(req: TransportRequest): Promise<TransportResponse> {
+      const cluster = kubeConfig.getCurrentCluster();
+      if (!cluster) throw new RxkubeError('NoCurrentCluster', 'the kubeconfig has no current cluster (set a current-context)');
+      const auth: https.RequestOptions = {};
+      await kubeConfig.applyToHTTPSOptions(auth);
+      req.signal.throwIfAborted();
+      const url = new URL(cluster.server);
+      const secure = url.protocol === 'https:';
+      const query = new URLSearchParams(req.query).toString();
+      const options: https.RequestOptions = {
+        method: req.method,
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port,
+        path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
+        headers: { ...auth.headers, Accept: 'application/json' },
+        auth: auth.auth,
+        agent: cluster.proxyUrl ? auth.agent : secure ? httpsAgent : httpAgent,
+        signal: req.signal,
+      };
+      if (secure) {
+        options.ca = auth.ca;
+        options.cert = auth.cert;
+        options.key = auth.key;
+        options.pfx = auth.pfx;
+        options.passphrase = auth.passphrase;
+        options.servername = auth.servername;
+        if (auth.rejectUnauthorized !== undefined) options.rejectUnauthorized = auth.rejectUnauthorized;
+      }
+      return new Promise<TransportResponse>((resolve, reject) => {
+        const request = (secure ? https : http).request(options, (res) => {
+          // The body's own iterator reports its errors; this keeps an unread body from throwing.
+          res.on('error', () => undefined);
+          resolve({
+            status: res.statusCode ?? 0,
+            header: (name) => {
+              const value = res.headers[name.toLowerCase()];
+              return Array.isArray(value) ? value.join(', ') : value;
+            },
+            body: res,
+          });
+        });
+        request.on('error', reject);
+        request.end();
+      });
+    },
+    destroy() {
+      httpAgent.destroy();
+      httpsAgent.destroy();
+    },
+  };
+}
+
+registerKubeConfigTransport(clientNodeTransport);

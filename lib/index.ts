@@ -36,3 +36,6 @@ export * from './store/storeChange.js';
 export { Store, StoreMutator, createStore } from './store/store.js';
 export type { StoreOptions } from './store/store.js';
 export * from './store/storeWriter.js';
+export * from './factory/builtInResources.js';
+export * from './factory/informerWithLister.js';
+export * from './factory/sharedInformerFactory.js';

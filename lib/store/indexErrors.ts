@@ -33,7 +33,10 @@ export class IndexConflictError extends RxkubeError {
   readonly indexNames: ReadonlyArray<string>;
 
   constructor(indexNames: ReadonlyArray<string>) {
-    super('IndexConflictError', `indexer conflict: ${indexNames.map((n) => JSON.stringify(n)).join(', ')} already exist; no indexer added`);
+    super(
+      'IndexConflictError',
+      `indexer conflict: ${indexNames.map((n) => JSON.stringify(n)).join(', ')} already exist; no indexer added`,
+    );
     this.indexNames = indexNames;
   }
 }

@@ -97,7 +97,9 @@ function withSlot<N extends HNode>(node: N, i: number, value: unknown, owner: nu
   const arr = node.arr.slice();
   arr[i] = value;
   return (
-    node instanceof BitmapNode ? new BitmapNode(node.bitmap, arr, owner) : new CollisionNode(node.hash, arr, owner)
+    node instanceof BitmapNode
+      ? new BitmapNode(node.bitmap, arr, owner)
+      : new CollisionNode(node.hash, arr, owner)
   ) as N;
 }
 
@@ -128,12 +130,22 @@ function withoutPair(node: BitmapNode, bit: number, i: number, owner: number): B
   return new BitmapNode(node.bitmap ^ bit, arr, owner);
 }
 
-function pairNode(shift: number, k1: string, v1: unknown, h1: number, k2: string, v2: unknown, h2: number, owner: number): HNode {
+function pairNode(
+  shift: number,
+  k1: string,
+  v1: unknown,
+  h1: number,
+  k2: string,
+  v2: unknown,
+  h2: number,
+  owner: number,
+): HNode {
   if (h1 === h2) return new CollisionNode(h1, [k1, v1, k2, v2], owner);
   // Distinct hashes differ in some 5-bit chunk at shift <= 30, so `shift` never exceeds 30 here.
   const b1 = (h1 >>> shift) & MASK;
   const b2 = (h2 >>> shift) & MASK;
-  if (b1 === b2) return new BitmapNode(1 << b1, [null, pairNode(shift + BITS, k1, v1, h1, k2, v2, h2, owner)], owner);
+  if (b1 === b2)
+    return new BitmapNode(1 << b1, [null, pairNode(shift + BITS, k1, v1, h1, k2, v2, h2, owner)], owner);
   const bitmap = (1 << b1) | (1 << b2);
   return new BitmapNode(bitmap, b1 < b2 ? [k1, v1, k2, v2] : [k2, v2, k1, v1], owner);
 }

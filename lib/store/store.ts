@@ -247,7 +247,9 @@ export class Store<T> {
 
   /** This snapshot at another resource version. */
   withResourceVersion(resourceVersion: string | undefined): Store<T> {
-    return resourceVersion === this.state.resourceVersion ? this : new Store({ ...this.state, resourceVersion });
+    return resourceVersion === this.state.resourceVersion
+      ? this
+      : new Store({ ...this.state, resourceVersion });
   }
 
   /**
@@ -301,7 +303,10 @@ export class Store<T> {
  * @internal Runs a batch on `store`, returning the new snapshot and `fn`'s result. Used by
  * {@link Store.withMutations} and the writer's `batch`.
  */
-export function mutate<T, R>(store: Store<T>, fn: (mutator: StoreMutator<T>) => R): { store: Store<T>; result: R } {
+export function mutate<T, R>(
+  store: Store<T>,
+  fn: (mutator: StoreMutator<T>) => R,
+): { store: Store<T>; result: R } {
   const base = store.stateOf();
   const mutator = new StoreMutator<T>(base);
   let result: R;
@@ -386,7 +391,8 @@ export class StoreMutator<T> {
       before[i] = old === undefined ? NO_VALUES : funcs[i](old);
     }
     this.items = this.items.set(key, obj, this.owner);
-    for (let i = 0; i < funcs.length; i++) this.indices[i] = indexMove(this.indices[i], key, before[i], after[i], this.owner);
+    for (let i = 0; i < funcs.length; i++)
+      this.indices[i] = indexMove(this.indices[i], key, before[i], after[i], this.owner);
     return old;
   }
 
@@ -414,7 +420,8 @@ export class StoreMutator<T> {
     const funcs = this.indexFuncs;
     const before = funcs.map((fn) => fn(old));
     this.items = this.items.delete(key, this.owner);
-    for (let i = 0; i < funcs.length; i++) this.indices[i] = indexMove(this.indices[i], key, before[i], NO_VALUES, this.owner);
+    for (let i = 0; i < funcs.length; i++)
+      this.indices[i] = indexMove(this.indices[i], key, before[i], NO_VALUES, this.owner);
     return old;
   }
 

@@ -132,7 +132,8 @@ export class StoreWriter<T> {
 
   private checkWritable(): void {
     if (this.completed) throw new StoreWriteError('the writer is complete');
-    if (this.inBatch) throw new StoreWriteError('a batch of this writer is running; write through its mutator');
+    if (this.inBatch)
+      throw new StoreWriteError('a batch of this writer is running; write through its mutator');
   }
 }
 

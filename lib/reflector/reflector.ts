@@ -1,0 +1,470 @@
+import {
+  asyncScheduler,
+  BehaviorSubject,
+  Observable,
+  Subject,
+  throwError,
+  timeout,
+  type SchedulerLike,
+} from 'rxjs';
+import type { Subscriber, Subscription } from 'rxjs';
+import { ApiStatusError } from '../errors.js';
+import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
+import type { WatchEvent } from '../listwatch/watchEvent.js';
+import type { KubeObject } from '../meta/kubeObject.js';
+import { metaNamespaceKeyFunc } from '../meta/keys.js';
+import { exponentialBackoff, type BackoffOptions } from './backoff.js';
+import {
+  isExpiredError,
+  isTooLargeResourceVersionError,
+  isTooManyRequestsError,
+  isWatchErrorRetriable,
+} from './errorClassification.js';
+import { listAll } from './listAll.js';
+import type { ReflectorEvent } from './reflectorEvent.js';
+import {
+  ReflectorError,
+  WatchEndedError,
+  type ReflectorAction,
+  type ReflectorOperation,
+} from './reflectorError.js';
+import type { ReflectorStatus } from './reflectorStatus.js';
+import {
+  listOptionsFor,
+  relistResourceVersion,
+  rewatchResourceVersion,
+  type ResourceVersionState,
+} from './relistResourceVersion.js';
+
+/** The annotation on the bookmark that ends a streaming list's initial events. */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+/**
+ * Options of {@link reflector}. All optional; the defaults are client-go's.
+ *
+ * @example
+ * ```ts
+ * const options: ReflectorOptions = { pageSize: 100, useWatchList: true, backoff: { initialMs: 10, capMs: 100 } };
+ * ```
+ */
+export interface ReflectorOptions {
+  /**
+   * Page size of lists. Unset: lists at `""`/`"0"` page by 500 and lists at a specific RV send no
+   * limit, unless the first list came back paged (client-go's `WatchListPageSize` unset). Set: every
+   * list pages by this.
+   */
+  readonly pageSize?: number;
+  /** Start each ListAndWatch with a streaming list (watch-list); falls back to list+watch on error. Default false. */
+  readonly useWatchList?: boolean;
+  /** The scheduler of every timer (backoff, dead-watch detection, the 1 s short-watch rule). Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Backoff settings; default 800 ms, x2, jitter 1.0, cap 30 s, reset after 2 min. */
+  readonly backoff?: BackoffOptions;
+  /** Called with every error the reflector meets (client-go's `WatchErrorHandler`), before it recovers. */
+  readonly watchErrorHandler?: (error: ReflectorError) => void;
+  /** Watches ask for `timeoutSeconds` in `[min, 2 * min)`. Default 300. (client-go will not go under 300; rxkube lets tests.) */
+  readonly minWatchTimeoutSeconds?: number;
+  /** A watch silent for its `timeoutSeconds` plus this is declared dead and replaced. Default 10. */
+  readonly deadWatchGraceSeconds?: number;
+  /** The random source of the watch timeout and the backoff jitter, in `[0, 1)`. Default `Math.random`. */
+  readonly random?: () => number;
+  /** The type's name in messages, e.g. `Pod` or `apps/v1 Deployment`. Default `<unspecified>`. */
+  readonly expectedTypeName?: string;
+}
+
+/**
+ * A reflector: `events$` is cold (each subscription runs its own ListAndWatch loop; unsubscribing
+ * aborts the request in flight and every timer). `status$`, `errors$` and `resourceVersion$` are
+ * hot and report on whichever `events$` subscription is running (subscribe to them first; normally
+ * `events$` has one subscriber, the FIFO).
+ *
+ * @example
+ * ```ts
+ * const r = reflector(listWatch, { expectedTypeName: 'Pod' });
+ * r.errors$.subscribe((e) => console.warn(e.message));
+ * r.events$.subscribe((e) => console.log(e.type));
+ * ```
+ */
+export interface Reflector<T> {
+  /** replace / add / update / delete / bookmark, in server order. Never errors; retries forever. */
+  readonly events$: Observable<ReflectorEvent<T>>;
+  /** What the reflector is doing (listing, watching, backing off and why). Replays the current status. */
+  readonly status$: Observable<ReflectorStatus>;
+  /** Every error met, with what was done about it. */
+  readonly errors$: Observable<ReflectorError>;
+  /** The last-sync resource version each time it changes: after a list, and after each watch event (client-go's `UpdateResourceVersion`). */
+  readonly resourceVersion$: Observable<string>;
+}
+
+/**
+ * client-go's Reflector as Observables: list (paged), then watch from the list's RV; re-watch after
+ * a clean close; relist after 410 Expired, a 500, or any other server error; back off after every
+ * failure and after every ListAndWatch (800 ms, x2, jitter 1.0, cap 30 s, reset after 2 min);
+ * honour `Retry-After` on 429; follow bookmarks; detect dead watches; optionally start with a
+ * streaming list (watch-list) and fall back to list+watch when the server refuses it.
+ *
+ * ```text
+ * list(rv=0)   --p1--p2|
+ * watch(rv=10)         ----A--M--B--(ERROR 410)
+ * backoff                                       ~~~~~~
+ * list(rv=40)                                         --p|
+ * events$      --------R---a--u--b-------------------R----...
+ * ```
+ *
+ * @example
+ * ```ts
+ * const pods = reflector(listWatch(kubeConfig, pods), { expectedTypeName: 'Pod' });
+ * const sub = pods.events$.subscribe((event) => fifoInput.next(event));
+ * // later: sub.unsubscribe() aborts the watch and every timer
+ * ```
+ */
+export function reflector<T extends KubeObject>(
+  listWatch: ListWatch<T>,
+  options: ReflectorOptions = {},
+): Reflector<T> {
+  const status = new BehaviorSubject<ReflectorStatus>({ state: 'idle' });
+  const errors = new Subject<ReflectorError>();
+  const resourceVersions = new Subject<string>();
+  const events$ = new Observable<ReflectorEvent<T>>((subscriber) =>
+    runReflector(listWatch, options, subscriber, { status, errors, resourceVersions }),
+  );
+  return {
+    events$,
+    status$: status.asObservable(),
+    errors$: errors.asObservable(),
+    resourceVersion$: resourceVersions.asObservable(),
+  };
+}
+
+interface SideChannels {
+  readonly status: BehaviorSubject<ReflectorStatus>;
+  readonly errors: Subject<ReflectorError>;
+  readonly resourceVersions: Subject<string>;
+}
+
+/** One watch request in flight, and how it is being read. */
+interface WatchStream<T> {
+  /** `watchList`: collecting the initial events of a streaming list; then `watch`. */
+  mode: 'watchList' | 'watch';
+  /** When the current watch (or its watch phase) started, on the scheduler's clock. */
+  start: number;
+  /** Events received since `start`. */
+  count: number;
+  /** Watch started at `""`/`"0"`: its ADDED events are synthetic and do not move the RV (R9). */
+  synthetic: boolean;
+  /** The streaming list's objects so far, by key. */
+  readonly initial: Map<string, T>;
+  ended: boolean;
+  subscription: Subscription | undefined;
+}
+
+const veryShortWatchMs = 1000;
+
+function runReflector<T extends KubeObject>(
+  lw: ListWatch<T>,
+  options: ReflectorOptions,
+  subscriber: Subscriber<ReflectorEvent<T>>,
+  side: SideChannels,
+): () => void {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const random = options.random ?? Math.random;
+  const typeName = options.expectedTypeName ?? '<unspecified>';
+  const minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? 300;
+  const graceMs = (options.deadWatchGraceSeconds ?? 10) * 1000;
+  const backoff = exponentialBackoff(options.backoff, scheduler, random);
+
+  let rvState: ResourceVersionState = {
+    lastSyncResourceVersion: '',
+    unavailable: false,
+    paginatedResult: false,
+  };
+  let request: Subscription | undefined;
+  let stream: WatchStream<T> | undefined;
+  let timer: Subscription | undefined;
+  let stopped = false;
+  let malformedAt: string | undefined;
+
+  const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
+  const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
+  const setResourceVersion = (rv: string): void => {
+    rvState = { ...rvState, lastSyncResourceVersion: rv };
+    side.resourceVersions.next(rv);
+  };
+  const report = (operation: ReflectorOperation, action: ReflectorAction, cause: unknown): ReflectorError => {
+    const error = new ReflectorError(typeName, operation, action, cause);
+    side.errors.next(error);
+    try {
+      options.watchErrorHandler?.(error);
+    } catch {
+      // A throwing handler must not stop the reflector; the error is already on errors$.
+    }
+    return error;
+  };
+  const stopRequest = (): void => {
+    if (stream) stream.ended = true;
+    stream?.subscription?.unsubscribe();
+    stream = undefined;
+    request?.unsubscribe();
+    request = undefined;
+  };
+  const after = (delayMs: number, reason: ReflectorError | undefined, next: () => void): void => {
+    stopRequest();
+    setStatus(reason ? { state: 'backingOff', delayMs, reason } : { state: 'backingOff', delayMs });
+    timer?.unsubscribe();
+    timer = scheduler.schedule(() => {
+      timer = undefined;
+      if (!stopped) next();
+    }, delayMs);
+  };
+  /** Waits one backoff step (at least `Retry-After` when the server said), then runs `next`. */
+  const backOffThen = (reason: ReflectorError | undefined, next: () => void): void => {
+    const retryAfterMs =
+      (reason?.cause instanceof ApiStatusError ? (reason.cause.retryAfterSeconds ?? 0) : 0) * 1000;
+    after(Math.max(backoff.next(), retryAfterMs), reason, next);
+  };
+  /** ListAndWatch returned: client-go's BackoffUntil waits one step after every return (R7). */
+  const endListAndWatch = (reason: ReflectorError | undefined): void => backOffThen(reason, listAndWatch);
+
+  function listAndWatch(): void {
+    if (options.useWatchList) watchList();
+    else list(false);
+  }
+
+  function list(fromLatestRetry: boolean): void {
+    stopRequest();
+    const rv = relistResourceVersion(rvState);
+    const listOptions = listOptionsFor(rv, options.pageSize, rvState);
+    setStatus({ state: 'listing', resourceVersion: rv });
+    request = listAll(lw, listOptions).subscribe({
+      next: (result) => {
+        request = undefined;
+        if (rv === '0' && result.paginated) rvState = { ...rvState, paginatedResult: true };
+        rvState = { ...rvState, unavailable: false };
+        emit({
+          type: 'replace',
+          items: Object.freeze(result.items.slice()),
+          resourceVersion: result.resourceVersion,
+        });
+        setResourceVersion(result.resourceVersion);
+        watch();
+      },
+      error: (err: unknown) => {
+        request = undefined;
+        if ((isExpiredError(err) || isTooLargeResourceVersionError(err)) && !fromLatestRetry) {
+          // The RV is compacted or ahead of this server: list once more, consistently, at "".
+          rvState = { ...rvState, unavailable: true };
+          report('list', 'listFromLatest', err);
+          list(true);
+          return;
+        }
+        endListAndWatch(report('list', 'relist', err));
+      },
+    });
+  }
+
+  function watchTimeoutSeconds(): number {
+    return Math.floor(minWatchTimeoutSeconds * (random() + 1));
+  }
+
+  function watch(): void {
+    stopRequest();
+    const rv = rvState.lastSyncResourceVersion;
+    const timeoutSeconds = watchTimeoutSeconds();
+    setStatus({ state: 'watching', resourceVersion: rv });
+    openStream({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds }, 'watch');
+  }
+
+  function watchList(): void {
+    stopRequest();
+    const rv = rewatchResourceVersion(rvState);
+    const timeoutSeconds = watchTimeoutSeconds();
+    setStatus({ state: 'watchListing', resourceVersion: rv });
+    openStream(
+      {
+        resourceVersion: rv,
+        resourceVersionMatch: 'NotOlderThan',
+        sendInitialEvents: true,
+        allowWatchBookmarks: true,
+        timeoutSeconds,
+      },
+      'watchList',
+    );
+  }
+
+  function openStream(watchOptions: WatchOptions, mode: 'watch' | 'watchList'): void {
+    const rv = watchOptions.resourceVersion ?? '';
+    const s: WatchStream<T> = {
+      mode,
+      start: scheduler.now(),
+      count: 0,
+      synthetic: mode === 'watch' && (rv === '' || rv === '0'),
+      initial: new Map(),
+      ended: false,
+      subscription: undefined,
+    };
+    stream = s;
+    const silenceMs = (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs;
+    const subscription = lw
+      .watch(watchOptions)
+      .pipe(
+        timeout({
+          each: silenceMs,
+          scheduler,
+          with: () =>
+            throwError(
+              () =>
+                new WatchEndedError(
+                  'dead',
+                  `no data for ${silenceMs / 1000} s (timeoutSeconds=${watchOptions.timeoutSeconds}): the connection is dead`,
+                ),
+            ),
+        }),
+      )
+      .subscribe({
+        next: (event) => {
+          if (!s.ended) onEvent(s, event);
+        },
+        error: (err: unknown) => {
+          if (!s.ended) endStream(s, err);
+        },
+        complete: () => {
+          if (!s.ended) endStream(s, undefined);
+        },
+      });
+    if (s.ended) subscription.unsubscribe();
+    else s.subscription = subscription;
+  }
+
+  function onEvent(s: WatchStream<T>, event: WatchEvent<T>): void {
+    switch (event.type) {
+      case 'ERROR':
+        endStream(s, new ApiStatusError(event.object, { context: `${typeName}: watch ERROR event` }));
+        return;
+      case 'ADDED':
+      case 'MODIFIED':
+      case 'DELETED': {
+        const object = event.object;
+        const rv = object.metadata?.resourceVersion ?? '';
+        s.count++;
+        if (s.mode === 'watchList') {
+          const key = metaNamespaceKeyFunc(object);
+          if (event.type === 'DELETED') s.initial.delete(key);
+          else s.initial.set(key, object);
+          return;
+        }
+        emit({
+          type: event.type === 'ADDED' ? 'add' : event.type === 'MODIFIED' ? 'update' : 'delete',
+          object,
+        });
+        if (s.synthetic && event.type === 'ADDED') return;
+        s.synthetic = false;
+        setResourceVersion(rv);
+        return;
+      }
+      case 'BOOKMARK': {
+        const rv = event.object.metadata?.resourceVersion ?? '';
+        s.count++;
+        if (s.mode === 'watchList') {
+          if (event.object.metadata?.annotations?.[initialEventsEndAnnotation] !== 'true') return;
+          // The initial events are complete at this RV: one Replace, then the same watch goes on.
+          rvState = { ...rvState, unavailable: false };
+          emit({ type: 'replace', items: Object.freeze([...s.initial.values()]), resourceVersion: rv });
+          s.initial.clear();
+          setResourceVersion(rv);
+          s.mode = 'watch';
+          s.start = scheduler.now();
+          s.count = 0;
+          setStatus({ state: 'watching', resourceVersion: rv });
+          return;
+        }
+        emit({ type: 'bookmark', resourceVersion: rv });
+        s.synthetic = false;
+        setResourceVersion(rv);
+        return;
+      }
+      case 'MALFORMED':
+        // The change that line carried is unknown: stop here and re-watch from the last good RV, so
+        // the server sends it again (a second bad line at the same RV relists instead).
+        endStream(s, new WatchEndedError('malformed', event.error.message, { cause: event.error }));
+        return;
+      default: {
+        const type = (event as { type?: unknown }).type;
+        endStream(s, new WatchEndedError('malformed', `unexpected watch event type ${JSON.stringify(type)}`));
+      }
+    }
+  }
+
+  function endStream(s: WatchStream<T>, err: unknown): void {
+    s.ended = true;
+    s.subscription?.unsubscribe();
+    if (stream === s) stream = undefined;
+    const veryShort = scheduler.now() - s.start < veryShortWatchMs && s.count === 0;
+    if (err === undefined) {
+      if (!veryShort) {
+        // A clean close (the server's timeout): go on from the last RV, without a relist.
+        if (s.mode === 'watch') watch();
+        else watchList();
+        return;
+      }
+      err = new WatchEndedError(
+        'veryShort',
+        'very short watch: unexpected watch close - watch lasted less than a second and no items received',
+      );
+    }
+    if (s.mode === 'watchList') onWatchListError(err);
+    else onWatchError(err);
+  }
+
+  function onWatchError(err: unknown): void {
+    if (isExpiredError(err)) {
+      endListAndWatch(report('watch', 'relist', err));
+    } else if (isTooManyRequestsError(err)) {
+      backOffThen(report('watch', 'rewatch', err), watch);
+    } else if (
+      err instanceof ApiStatusError ||
+      (err instanceof WatchEndedError && err.kind === 'veryShort')
+    ) {
+      // 500, 401, 403, 504, ...: client-go's ListAndWatch returns; relist after a backoff step.
+      endListAndWatch(report('watch', 'relist', err));
+    } else if (
+      err instanceof WatchEndedError &&
+      err.kind === 'malformed' &&
+      malformedAt === rvState.lastSyncResourceVersion
+    ) {
+      // The same RV gave a bad line twice: the server may keep sending it; a relist gets past it.
+      malformedAt = undefined;
+      endListAndWatch(report('watch', 'relist', err));
+    } else {
+      // Transport errors, a dead connection, a malformed line: nothing says the RV is bad, so
+      // re-watch from it after a backoff step. Anything missed is sent again from that RV.
+      if (err instanceof WatchEndedError && err.kind === 'malformed')
+        malformedAt = rvState.lastSyncResourceVersion;
+      backOffThen(report('watch', 'rewatch', err), watch);
+    }
+  }
+
+  function onWatchListError(err: unknown): void {
+    if (isWatchErrorRetriable(err)) {
+      backOffThen(report('watchList', 'restartWatchList', err), watchList);
+    } else if (
+      (isExpiredError(err) || isTooLargeResourceVersionError(err)) &&
+      rewatchResourceVersion(rvState) !== ''
+    ) {
+      rvState = { ...rvState, unavailable: true };
+      report('watchList', 'restartWatchList', err);
+      watchList();
+    } else {
+      report('watchList', 'fallbackToList', err);
+      list(false);
+    }
+  }
+
+  listAndWatch();
+  return () => {
+    stopped = true;
+    stopRequest();
+    timer?.unsubscribe();
+    timer = undefined;
+    setStatus({ state: 'idle' });
+  };
+}

@@ -2,4 +2,18 @@
  * rxkube/testing: the fake Kubernetes API server and marble helpers for controller tests.
  * @packageDocumentation
  */
-export {};
+export {
+  startFakeApiServer,
+  DEFAULT_TOKEN,
+  type FakeApiServer,
+  type FakeApiServerOptions,
+  type FakeList,
+  type RecordedRequest,
+} from './fakeApiServer/server.js';
+export type { FaultControl, FailNextOptions, WatchErrorSpec, DropEventsSpec, DroppableEvent } from './fakeApiServer/faults.js';
+export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';
+export type { FakeToken, DenyRule } from './fakeApiServer/auth.js';
+export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
+export type { PatchType } from './fakeApiServer/patch.js';
+export type { DeleteOptions } from './fakeApiServer/registry.js';
+export { realisticPod } from './fakeApiServer/seedPods.js';

@@ -1,0 +1,115 @@
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+
+/**
+ * X.509 certificates built with node:crypto alone: a DER encoder for the few ASN.1 types a
+ * certificate needs, ECDSA P-256 keys, SHA-256 signatures. Enough for a CA and a server
+ * certificate for 127.0.0.1/localhost that Node's TLS and Go's (kubectl) accept.
+ */
+
+const len = (n: number): Buffer => {
+  if (n < 0x80) return Buffer.from([n]);
+  const bytes: number[] = [];
+  for (let x = n; x > 0; x = Math.floor(x / 256)) bytes.unshift(x & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+};
+const tlv = (tag: number, ...parts: Buffer[]): Buffer => {
+  const body = Buffer.concat(parts);
+  return Buffer.concat([Buffer.from([tag]), len(body.length), body]);
+};
+const seq = (...p: Buffer[]) => tlv(0x30, ...p);
+const set = (...p: Buffer[]) => tlv(0x31, ...p);
+const integer = (b: Buffer) => tlv(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+const oid = (dotted: string): Buffer => {
+  const [a, b, ...rest] = dotted.split('.').map(Number);
+  const out = [40 * a + b];
+  for (const n of rest) {
+    const chunk = [n & 0x7f];
+    for (let x = Math.floor(n / 128); x > 0; x = Math.floor(x / 128)) chunk.unshift(0x80 | (x & 0x7f));
+    out.push(...chunk);
+  }
+  return tlv(0x06, Buffer.from(out));
+};
+const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, 'utf8'));
+const bitString = (b: Buffer, unused = 0) => tlv(0x03, Buffer.from([unused]), b);
+const octets = (b: Buffer) => tlv(0x04, b);
+const explicit = (n: number, inner: Buffer) => tlv(0xa0 + n, inner);
+const TRUE = tlv(0x01, Buffer.from([0xff]));
+const time = (d: Date): Buffer => {
+  const s = d.toISOString().replace(/[-:T]/g, '').slice(0, 14); // YYYYMMDDHHMMSS
+  return d.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(`${s.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${s}Z`));
+};
+const name = (cn: string) => seq(set(seq(oid('2.5.4.3'), utf8(cn))));
+const extension = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(critical ? [TRUE] : []), octets(value));
+const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
+
+const pem = (label: string, der: Buffer): string =>
+  `-----BEGIN ${label}-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+
+const keyId = (key: KeyObject): Buffer => createHash('sha1').update(key.export({ type: 'spki', format: 'der' })).digest();
+
+interface CertSpec {
+  readonly subject: string;
+  readonly issuer: string;
+  readonly publicKey: KeyObject;
+  readonly signingKey: KeyObject;
+  readonly issuerKey: KeyObject;
+  readonly ca: boolean;
+}
+
+function certificate(spec: CertSpec): Buffer {
+  const now = Date.now();
+  const serial = randomBytes(16);
+  serial[0] &= 0x7f;
+  const extensions = spec.ca
+    ? [
+        extension('2.5.29.19', true, seq(TRUE)),
+        extension('2.5.29.15', true, bitString(Buffer.from([0x86]), 1)), // digitalSignature, keyCertSign, cRLSign
+        extension('2.5.29.14', false, octets(keyId(spec.publicKey))),
+      ]
+    : [
+        extension('2.5.29.19', true, seq()),
+        extension('2.5.29.15', true, bitString(Buffer.from([0x80]), 7)), // digitalSignature
+        extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))), // serverAuth
+        extension('2.5.29.17', false, seq(tlv(0x82, Buffer.from('localhost')), tlv(0x87, Buffer.from([127, 0, 0, 1])))),
+        extension('2.5.29.35', false, seq(tlv(0x80, keyId(spec.issuerKey)))),
+      ];
+  const tbs = seq(
+    explicit(0, integer(Buffer.from([2]))),
+    integer(serial),
+    ECDSA_SHA256,
+    name(spec.issuer),
+    seq(time(new Date(now - 3600_000)), time(new Date(now + 10 * 365 * 86400_000))),
+    name(spec.subject),
+    spec.publicKey.export({ type: 'spki', format: 'der' }),
+    explicit(3, seq(...extensions)),
+  );
+  return seq(tbs, ECDSA_SHA256, bitString(sign('sha256', tbs, spec.signingKey)));
+}
+
+/** PEM material of a fresh CA and a server certificate it signed, for 127.0.0.1 and localhost. */
+export interface GeneratedCertificates {
+  readonly caCert: string;
+  readonly serverCert: string;
+  readonly serverKey: string;
+}
+
+/**
+ * Generates a CA and a server certificate (ECDSA P-256), at server start.
+ *
+ * @example
+ * ```ts
+ * const { caCert, serverCert, serverKey } = generateCertificates();
+ * https.createServer({ cert: serverCert, key: serverKey });
+ * ```
+ */
+export function generateCertificates(): GeneratedCertificates {
+  const ca = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const server = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const caDer = certificate({ subject: 'rxkube-fake-apiserver-ca', issuer: 'rxkube-fake-apiserver-ca', publicKey: ca.publicKey, signingKey: ca.privateKey, issuerKey: ca.publicKey, ca: true });
+  const serverDer = certificate({ subject: 'rxkube-fake-apiserver', issuer: 'rxkube-fake-apiserver-ca', publicKey: server.publicKey, signingKey: ca.privateKey, issuerKey: ca.publicKey, ca: false });
+  return {
+    caCert: pem('CERTIFICATE', caDer),
+    serverCert: pem('CERTIFICATE', serverDer),
+    serverKey: server.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  };
+}

@@ -1,0 +1,188 @@
+import type { Random } from './random.js';
+import type { JsonObject, ResourceType, ResourceTypes } from './resources.js';
+import type { Selectors } from './selectors.js';
+import { applyPatch, type PatchType } from './patch.js';
+import type { Storage } from './storage.js';
+import { objectKey, parseStored, type StoredObject } from './storedObject.js';
+import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
+
+/** `DeleteOptions` fields the fake honours. */
+export interface DeleteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+}
+
+interface Meta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  finalizers?: string[];
+}
+
+const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * Write semantics of kube's generic registry (APISERVER.md §5): create, update with optimistic
+ * concurrency, patch, delete with preconditions and finalizers, no event on a no-op write. Used by
+ * both the HTTP handlers and the in-process data-plane helpers, so they behave the same.
+ */
+export class Registry {
+  constructor(
+    private readonly storage: Storage,
+    private readonly types: ResourceTypes,
+    private readonly rng: Random,
+    private readonly now: () => number,
+    private readonly autoCreateNamespaces: boolean,
+  ) {}
+
+  private timestamp(): string {
+    return new Date(Math.floor(this.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  }
+
+  get(type: ResourceType, namespace: string, name: string): StoredObject {
+    const s = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
+    if (!s) throw notFound(type, name);
+    return s;
+  }
+
+  private ensureNamespace(type: ResourceType, namespace: string): void {
+    if (!type.namespaced) return;
+    const nsType = this.types.resolve('namespaces');
+    if (this.storage.get(nsType, namespace)) return;
+    if (!this.autoCreateNamespaces) throw notFound(nsType, namespace);
+    this.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  }
+
+  private checkBody(type: ResourceType, namespace: string, body: unknown): { obj: JsonObject; meta: Meta } {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request is not a JSON object');
+    const obj = body as JsonObject;
+    obj.apiVersion ??= type.apiVersion;
+    obj.kind ??= type.kind;
+    const meta = ((obj.metadata ??= {}) as Meta);
+    if (type.namespaced) {
+      if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      meta.namespace = namespace;
+    } else delete meta.namespace;
+    return { obj, meta };
+  }
+
+  /** POST: 201 with the stored object. `body` is consumed (modified and kept). */
+  create(type: ResourceType, namespace: string, body: unknown): StoredObject {
+    if (type.namespaced && !namespace) throw notFound(type, '');
+    const { obj, meta } = this.checkBody(type, namespace, body);
+    if (!meta.name && !meta.generateName) {
+      throw invalid(type.kind, type.group, '', [{ field: 'metadata.name', type: 'FieldValueRequired', body: 'Required value: name or generateName is required' }]);
+    }
+    if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
+    this.ensureNamespace(type, namespace);
+    if (!meta.name) {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        let suffix = '';
+        for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[this.rng.int(GENERATE_CHARS.length)];
+        meta.name = `${meta.generateName!.slice(0, 58)}${suffix}`;
+        if (!this.storage.get(type, objectKey(namespace, meta.name))) break;
+      }
+    }
+    if (this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!))) throw alreadyExists(type, meta.name!);
+    meta.uid = this.rng.uuid();
+    meta.creationTimestamp = this.timestamp();
+    if (type.setsGeneration) meta.generation = 1;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    if (type.id === 'namespaces') obj.status ??= { phase: 'Active' };
+    return this.storage.put(type, obj);
+  }
+
+  /** PUT (or the write after a PATCH): optimistic concurrency, kept system fields, no-op detection. */
+  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string): StoredObject {
+    const { obj, meta } = this.checkBody(type, namespace, body);
+    if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+    meta.name = name;
+    const old = this.get(type, namespace, name);
+    if (!meta.resourceVersion) {
+      if (!type.builtIn) {
+        throw invalid(type.kind, type.group, name, [
+          { field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' },
+        ]);
+      }
+    } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
+    const prev = parseStored(old);
+    const prevMeta = prev.metadata as Meta;
+    let next: JsonObject = obj;
+    if (subresource === 'status') next = { ...prev, status: obj.status };
+    const nextMeta = (next === obj ? meta : (next.metadata as Meta));
+    nextMeta.uid = prevMeta.uid;
+    nextMeta.creationTimestamp = prevMeta.creationTimestamp;
+    nextMeta.resourceVersion = String(old.rv);
+    if (prevMeta.deletionTimestamp) {
+      nextMeta.deletionTimestamp = prevMeta.deletionTimestamp;
+      nextMeta.deletionGracePeriodSeconds = prevMeta.deletionGracePeriodSeconds;
+    } else {
+      delete nextMeta.deletionTimestamp;
+      delete nextMeta.deletionGracePeriodSeconds;
+    }
+    if (type.setsGeneration) {
+      const specChanged = JSON.stringify(prev.spec) !== JSON.stringify(next.spec);
+      nextMeta.generation = (prevMeta.generation ?? 1) + (specChanged && subresource !== 'status' ? 1 : 0);
+    } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
+    // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate).
+    if (JSON.stringify(next) === old.json) return old;
+    if (nextMeta.deletionTimestamp && !(nextMeta.finalizers?.length ?? 0)) return this.storage.remove(type, old.key, next);
+    return this.storage.put(type, next);
+  }
+
+  /** PATCH; `created` is true when an apply patch created the object (201). */
+  patch(type: ResourceType, namespace: string, name: string, patchType: PatchType, patch: unknown, subresource?: string): { stored: StoredObject; created: boolean } {
+    if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType('application/strategic-merge-patch+json');
+    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
+    if (!existing) {
+      if (patchType !== 'apply') throw notFound(type, name);
+      const body = applyPatch('merge', {}, patch);
+      const meta = (body.metadata ??= {}) as Meta;
+      if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+      meta.name = name;
+      return { stored: this.create(type, namespace, body), created: true };
+    }
+    const doc = parseStored(existing);
+    const patched = applyPatch(patchType === 'apply' ? 'merge' : patchType, doc, patch);
+    const meta = (patched.metadata ??= {}) as Meta;
+    if (meta.resourceVersion !== undefined && meta.resourceVersion !== String(existing.rv)) throw conflict(type, name);
+    meta.resourceVersion = String(existing.rv);
+    return { stored: this.update(type, namespace, name, patched, subresource), created: false };
+  }
+
+  /** DELETE; `deleted` is false when finalizers only marked the object for deletion. */
+  delete(type: ResourceType, namespace: string, name: string, options?: DeleteOptions): { stored: StoredObject; deleted: boolean } {
+    const old = this.get(type, namespace, name);
+    const pre = options?.preconditions;
+    if (pre?.uid && pre.uid !== old.uid) {
+      throw conflict(type, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) {
+      throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.rv}`);
+    }
+    const obj = parseStored(old);
+    if (old.hasFinalizers) {
+      if (old.deleting) return { stored: old, deleted: false };
+      const meta = obj.metadata as Meta;
+      meta.deletionTimestamp = this.timestamp();
+      meta.deletionGracePeriodSeconds = 0;
+      return { stored: this.storage.put(type, obj), deleted: false };
+    }
+    return { stored: this.storage.remove(type, old.key, obj), deleted: true };
+  }
+
+  /** DELETE on a collection: deletes every matching object, returns what was deleted. */
+  deleteCollection(type: ResourceType, namespace: string | undefined, selectors: Selectors): StoredObject[] {
+    const victims = [...this.storage.snapshot(type, this.storage.resourceVersion, namespace)].filter((o) => selectors.matches(o));
+    return victims.map((v) => this.delete(type, v.namespace, v.name).stored);
+  }
+}
+
+/** Re-exported for handlers that build statuses from registry errors. */
+export { StatusError, failure };

@@ -1,0 +1,70 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { DropEventsSpec, FailNextOptions, WatchErrorSpec } from './faults.js';
+import { CONTROL_PREFIX } from './controlHandler.js';
+
+/** The faults of a fake API server in another process, over HTTP (each resolves to the count affected). */
+export interface RemoteFaultControl {
+  dropWatches(options?: { readonly abrupt?: boolean }): Promise<number>;
+  /** Predicates cannot cross processes: a count, a probability, or a field match. */
+  dropEvents(spec: Exclude<DropEventsSpec, (e: never) => boolean>): Promise<number>;
+  stopDroppingEvents(): Promise<number>;
+  sendWatchError(spec: WatchErrorSpec): Promise<number>;
+  failNext(count: number, options: FailNextOptions): Promise<number>;
+  compact(): Promise<number>;
+  stallWatches(): Promise<number>;
+  slowEvents(ms: number): Promise<number>;
+  malformedLine(): Promise<number>;
+  bookmarkNow(): Promise<number>;
+  reset(): Promise<number>;
+}
+
+/**
+ * Controls the faults of a fake API server started elsewhere (e.g. by the `rxkube-fake-apiserver`
+ * bin), given its URL, a token it accepts and, for HTTPS, its CA certificate (PEM).
+ *
+ * @example
+ * ```ts
+ * const faults = remoteFaults('https://127.0.0.1:6443', { token, ca });
+ * await faults.sendWatchError({ code: 410 });
+ * ```
+ */
+export function remoteFaults(url: string, options: { readonly token?: string; readonly ca?: string } = {}): RemoteFaultControl {
+  const call = (fault: string, args: object = {}): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const u = new URL(CONTROL_PREFIX + fault, url);
+      const body = JSON.stringify(args);
+      const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+        u,
+        {
+          method: 'POST',
+          ca: options.ca,
+          headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if (res.statusCode !== 200) reject(new Error(`fault ${fault} failed: ${res.statusCode} ${text}`));
+            else resolve((JSON.parse(text) as { affected: number }).affected);
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  return {
+    dropWatches: (o) => call('dropWatches', o ?? {}),
+    dropEvents: (spec) => call('dropEvents', typeof spec === 'number' ? { count: spec } : spec),
+    stopDroppingEvents: () => call('stopDroppingEvents'),
+    sendWatchError: (spec) => call('sendWatchError', spec),
+    failNext: (count, o) => call('failNext', { ...o, count }),
+    compact: () => call('compact'),
+    stallWatches: () => call('stallWatches'),
+    slowEvents: (ms) => call('slowEvents', { ms }),
+    malformedLine: () => call('malformedLine'),
+    bookmarkNow: () => call('bookmarkNow'),
+    reset: () => call('reset'),
+  };
+}

@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerContext } from './context.js';
+import { parseJsonBody, readBody, writeJson } from './http.js';
+import { listObjects, writeList } from './listHandler.js';
+import { parseListQuery } from './listOptions.js';
+import { patchTypeOf } from './patch.js';
+import type { DeleteOptions } from './registry.js';
+import type { RequestInfo } from './requestInfo.js';
+import type { ResourceType } from './resources.js';
+import { compileSelectors } from './selectors.js';
+import { methodNotAllowed, notFound } from './status.js';
+import { serveWatch } from './watchHandler.js';
+
+/** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
+export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams): Promise<void> {
+  if (!type.namespaced && info.namespace) throw notFound(type, info.name);
+  const ns = type.namespaced ? info.namespace : '';
+  if (info.subresource && info.subresource !== 'status') throw notFound(type, info.name);
+  const sub = info.subresource || undefined;
+  const { registry } = ctx;
+  switch (info.verb) {
+    case 'get':
+      writeJson(res, 200, registry.get(type, ns, info.name).json);
+      return;
+    case 'list': {
+      const q = parseListQuery(query, false, ctx.watchList);
+      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q));
+      return;
+    }
+    case 'watch': {
+      if (info.nameFieldSelector) {
+        const fs = query.get('fieldSelector');
+        query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
+      }
+      const q = parseListQuery(query, true, ctx.watchList);
+      await serveWatch(ctx, res, type, ns || undefined, q);
+      return;
+    }
+    case 'create': {
+      if (info.name) throw methodNotAllowed();
+      const body = parseJsonBody(await readBody(req));
+      writeJson(res, 201, registry.create(type, ns, body).json);
+      return;
+    }
+    case 'update': {
+      const body = parseJsonBody(await readBody(req));
+      writeJson(res, 200, registry.update(type, ns, info.name, body, sub).json);
+      return;
+    }
+    case 'patch': {
+      const patchType = patchTypeOf(req.headers['content-type']);
+      const body = parseJsonBody(await readBody(req));
+      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub);
+      writeJson(res, created ? 201 : 200, stored.json);
+      return;
+    }
+    case 'delete': {
+      const options = (parseJsonBody(await readBody(req)) ?? {}) as DeleteOptions;
+      const { stored, deleted } = registry.delete(type, ns, info.name, options);
+      if (!deleted || type.returnsDeletedObject) writeJson(res, 200, stored.json);
+      else {
+        const details = { name: stored.name, ...(type.group ? { group: type.group } : {}), kind: type.plural, uid: stored.uid };
+        writeJson(res, 200, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }));
+      }
+      return;
+    }
+    case 'deletecollection': {
+      await readBody(req);
+      const deleted = registry.deleteCollection(type, ns || undefined, compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type));
+      const body = `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${deleted.map((d) => d.json).join(',')}]}`;
+      writeJson(res, 200, body);
+      return;
+    }
+    default:
+      throw methodNotAllowed();
+  }
+}

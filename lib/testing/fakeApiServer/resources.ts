@@ -1,0 +1,143 @@
+import type { Resource } from '../../listwatch/resource.js';
+import { StatusError, failure } from './status.js';
+
+/** A JSON object as the server stores it. */
+export type JsonObject = { [key: string]: unknown };
+
+/**
+ * A resource type to serve, for {@link FakeApiServer.registerResource} (custom resources) and the
+ * built-ins. Only group, version, plural, kind and scope are required.
+ *
+ * @example
+ * ```ts
+ * api.registerResource({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true });
+ * ```
+ */
+export interface ResourceDefinition {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly kind: string;
+  readonly namespaced: boolean;
+  /** Defaults to the lower-cased kind. */
+  readonly singular?: string;
+  readonly shortNames?: ReadonlyArray<string>;
+  /** Field selectors beyond `metadata.name`/`metadata.namespace`: field path -> value getter. */
+  readonly fieldSelectors?: { readonly [field: string]: (obj: JsonObject) => string | undefined };
+}
+
+/** A resource type as the server uses it: the definition plus the strategy flags of its registry. */
+export interface ResourceType {
+  /** `pods`, `deployments.apps`, `widgets.example.com`. */
+  readonly id: string;
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly apiVersion: string;
+  readonly namespaced: boolean;
+  readonly shortNames: ReadonlyArray<string>;
+  /** Built-in (strategic merge patch, unconditional update allowed) vs custom resource. */
+  readonly builtIn: boolean;
+  /** Strategy sets `metadata.generation` (workloads, custom resources). */
+  readonly setsGeneration: boolean;
+  /** DELETE answers with the object (pods, serviceaccounts) rather than a Status. */
+  readonly returnsDeletedObject: boolean;
+  readonly fieldSelectors: { readonly [field: string]: (obj: JsonObject) => string | undefined };
+}
+
+const path = (...keys: string[]) => (obj: JsonObject): string | undefined => {
+  let v: unknown = obj;
+  for (const k of keys) v = v && typeof v === 'object' ? (v as JsonObject)[k] : undefined;
+  return v === undefined || v === null ? undefined : String(v);
+};
+
+function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial<ResourceType> = {}): ResourceType {
+  return Object.freeze({
+    id: def.group ? `${def.plural}.${def.group}` : def.plural,
+    group: def.group,
+    version: def.version,
+    plural: def.plural,
+    singular: def.singular ?? def.kind.toLowerCase(),
+    kind: def.kind,
+    listKind: `${def.kind}List`,
+    apiVersion: def.group ? `${def.group}/${def.version}` : def.version,
+    namespaced: def.namespaced,
+    shortNames: Object.freeze([...(def.shortNames ?? [])]),
+    builtIn,
+    setsGeneration: !builtIn,
+    returnsDeletedObject: false,
+    fieldSelectors: def.fieldSelectors ?? {},
+    ...flags,
+  });
+}
+
+const core = (plural: string, kind: string, namespaced: boolean, shortNames: string[], flags: Partial<ResourceType> = {}, fields: ResourceDefinition['fieldSelectors'] = {}) =>
+  toType({ group: '', version: 'v1', plural, kind, namespaced, shortNames, fieldSelectors: fields }, true, flags);
+const apps = (plural: string, kind: string, shortNames: string[], fields: ResourceDefinition['fieldSelectors'] = {}) =>
+  toType({ group: 'apps', version: 'v1', plural, kind, namespaced: true, shortNames, fieldSelectors: fields }, true, { setsGeneration: true });
+
+/** The built-in types served by default (core/v1 and apps/v1). */
+export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
+  core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true }, {
+    'spec.nodeName': path('spec', 'nodeName'),
+    'spec.restartPolicy': path('spec', 'restartPolicy'),
+    'spec.schedulerName': path('spec', 'schedulerName'),
+    'spec.serviceAccountName': path('spec', 'serviceAccountName'),
+    'status.phase': path('status', 'phase'),
+    'status.podIP': path('status', 'podIP'),
+    'status.nominatedNodeName': path('status', 'nominatedNodeName'),
+  }),
+  core('configmaps', 'ConfigMap', true, ['cm']),
+  core('secrets', 'Secret', true, [], {}, { type: path('type') }),
+  core('namespaces', 'Namespace', false, ['ns'], {}, { 'status.phase': path('status', 'phase') }),
+  core('nodes', 'Node', false, ['no'], {}, { 'spec.unschedulable': path('spec', 'unschedulable') }),
+  core('services', 'Service', true, ['svc']),
+  core('serviceaccounts', 'ServiceAccount', true, ['sa'], { returnsDeletedObject: true }),
+  core('events', 'Event', true, ['ev']),
+  core('endpoints', 'Endpoints', true, ['ep']),
+  core('persistentvolumeclaims', 'PersistentVolumeClaim', true, ['pvc']),
+  apps('deployments', 'Deployment', ['deploy']),
+  apps('replicasets', 'ReplicaSet', ['rs'], { 'status.replicas': path('status', 'replicas') }),
+  apps('statefulsets', 'StatefulSet', ['sts']),
+  apps('daemonsets', 'DaemonSet', ['ds']),
+]);
+
+/** How users name a resource: `'pods'`, `'deployments.apps'`, or a `Resource`. */
+export type ResourceRef = string | Resource;
+
+/** The resource types the server serves, by id and by group/version/plural. */
+export class ResourceTypes {
+  private readonly byId = new Map<string, ResourceType>();
+
+  constructor(initial: ReadonlyArray<ResourceType> = builtInResourceTypes) {
+    for (const t of initial) this.byId.set(t.id, t);
+  }
+
+  /** Adds (or replaces) a type; custom resources get custom-resource strategies. */
+  register(def: ResourceDefinition): ResourceType {
+    const t = toType(def, false);
+    this.byId.set(t.id, t);
+    return t;
+  }
+
+  all(): ResourceType[] {
+    return [...this.byId.values()];
+  }
+
+  /** The type for `group/version` and `plural`, or undefined. */
+  find(group: string, version: string, plural: string): ResourceType | undefined {
+    const t = this.byId.get(group ? `${plural}.${group}` : plural);
+    return t && t.version === version ? t : undefined;
+  }
+
+  /** Resolves a user's reference; throws a 404 Status for an unknown type. */
+  resolve(ref: ResourceRef): ResourceType {
+    const id = typeof ref === 'string' ? ref : ref.group ? `${ref.plural}.${ref.group}` : ref.plural;
+    const t = this.byId.get(id);
+    if (!t) throw new StatusError(failure(404, 'NotFound', `the server could not find the requested resource (${id})`));
+    return t;
+  }
+}

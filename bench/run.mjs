@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Side-by-side benchmark: rxkube's informer, @kubernetes/client-node's makeInformer and the
+// http-floor, on the reference workload of ../shared/bench (each run is its own pair of processes:
+// the client, and the list/watch server it spawns). Runs alternate between clients; the table gives
+// medians and the ratios the performance bars are stated in. See docs/PERFORMANCE.md.
+//
+// usage (from the repo root):
+//   node bench/run.mjs [--runs 3] [--scenario all|1,2,...] [--timeout 180] [--json out.json]
+//                      [--clients rxkube,client-node,...] [--build]
+//   env SHARED_BENCH=/path/to/shared/bench overrides where the reference workload lives.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
+};
+const RUNS = Math.max(1, Number(opt('runs', '3')));
+const TIMEOUT_S = Number(opt('timeout', '180'));
+const JSON_OUT = opt('json', '');
+const ONLY_CLIENTS = opt('clients', '') ? new Set(opt('clients', '').split(',')) : null;
+const SCENARIO_ARG = opt('scenario', 'all');
+const FORCE_BUILD = args.includes('--build');
+
+// Client name -> what ../shared/bench/run.mjs takes as CLIENT (a built-in name or a module path).
+const CLIENTS = {
+  rxkube: resolve(here, 'clients/rxkube.mjs'),
+  'rxkube-10-handlers': resolve(here, 'clients/rxkube-10-handlers.mjs'),
+  'rxkube-strip-managed-fields': resolve(here, 'clients/rxkube-strip-managed-fields.mjs'),
+  'client-node': 'client-node',
+  'http-floor': 'http-floor',
+};
+
+const realN10k = { N: 10_000, M: 50_000, size: 'real' };
+const smallN10k = { N: 10_000, M: 200_000, size: 'small' };
+
+// Each scenario: the runs it needs (client x workload) and the bars it checks. Runs with the same
+// client and workload are shared between scenarios, so `all` measures each pair once.
+const SCENARIOS = [
+  {
+    id: 1,
+    title: 'Watch throughput, realistic pods, N=10k, M=50k',
+    runs: [['rxkube', realN10k], ['client-node', realN10k], ['http-floor', realN10k]],
+    bars: [
+      { text: 'rxkube >= 1.0x client-node (events/s)', metric: 'watchEventsPerSec', a: ['rxkube', realN10k], b: ['client-node', realN10k], op: '>=', limit: 1.0 },
+      { text: 'rxkube >= 0.9x http-floor (events/s)', metric: 'watchEventsPerSec', a: ['rxkube', realN10k], b: ['http-floor', realN10k], op: '>=', limit: 0.9 },
+    ],
+  },
+  {
+    id: 2,
+    title: 'Watch throughput, small pods, N=10k, M=200k',
+    runs: [['rxkube', smallN10k], ['client-node', smallN10k], ['http-floor', smallN10k]],
+    bars: [
+      { text: 'rxkube >= 1.0x client-node (events/s)', metric: 'watchEventsPerSec', a: ['rxkube', smallN10k], b: ['client-node', smallN10k], op: '>=', limit: 1.0 },
+    ],
+  },
+  {
+    id: 3,
+    title: 'Time to synced, realistic pods, N=10k and N=100k',
+    runs: [['rxkube', realN10k], ['client-node', realN10k], ['http-floor', realN10k],
+      ['rxkube', { N: 100_000, M: 1_000, size: 'real' }], ['client-node', { N: 100_000, M: 1_000, size: 'real' }], ['http-floor', { N: 100_000, M: 1_000, size: 'real' }]],
+    bars: [
+      { text: 'N=10k: rxkube <= 1.0x client-node (syncMs)', metric: 'syncMs', a: ['rxkube', realN10k], b: ['client-node', realN10k], op: '<=', limit: 1.0 },
+      { text: 'rxkube N=100k <= 11x rxkube N=10k (syncMs)', metric: 'syncMs', a: ['rxkube', { N: 100_000, M: 1_000, size: 'real' }], b: ['rxkube', realN10k], op: '<=', limit: 11 },
+      { text: 'N=100k: rxkube vs client-node (syncMs, report only)', metric: 'syncMs', a: ['rxkube', { N: 100_000, M: 1_000, size: 'real' }], b: ['client-node', { N: 100_000, M: 1_000, size: 'real' }], op: 'report' },
+    ],
+  },
+  {
+    id: 4,
+    title: 'Heap after sync, realistic pods, N=10k',
+    runs: [['rxkube', realN10k], ['rxkube-strip-managed-fields', realN10k], ['client-node', realN10k], ['http-floor', realN10k]],
+    bars: [
+      { text: 'rxkube <= 1.15x http-floor (heapMB)', metric: 'heapMB', a: ['rxkube', realN10k], b: ['http-floor', realN10k], op: '<=', limit: 1.15 },
+      { text: 'managedFields stripped vs rxkube (heapMB, report only)', metric: 'heapMB', a: ['rxkube-strip-managed-fields', realN10k], b: ['rxkube', realN10k], op: 'report' },
+      { text: 'client-node vs http-floor (heapMB, report only)', metric: 'heapMB', a: ['client-node', realN10k], b: ['http-floor', realN10k], op: 'report' },
+    ],
+  },
+  {
+    id: 5,
+    title: 'Ten handlers instead of one, small pods, N=10k, M=200k',
+    runs: [['rxkube', smallN10k], ['rxkube-10-handlers', smallN10k]],
+    bars: [
+      { text: 'rxkube 10 handlers >= 0.5x 1 handler (events/s)', metric: 'watchEventsPerSec', a: ['rxkube-10-handlers', smallN10k], b: ['rxkube', smallN10k], op: '>=', limit: 0.5 },
+    ],
+  },
+  {
+    id: 6,
+    title: 'Store size does not slow events, small pods, M=200k',
+    runs: [['rxkube', { N: 1_000, M: 200_000, size: 'small' }], ['rxkube', { N: 100_000, M: 200_000, size: 'small' }],
+      ['client-node', { N: 1_000, M: 200_000, size: 'small' }], ['client-node', { N: 100_000, M: 200_000, size: 'small' }]],
+    bars: [
+      { text: 'rxkube N=100k >= 0.8x rxkube N=1k (events/s)', metric: 'watchEventsPerSec', a: ['rxkube', { N: 100_000, M: 200_000, size: 'small' }], b: ['rxkube', { N: 1_000, M: 200_000, size: 'small' }], op: '>=', limit: 0.8 },
+      { text: 'client-node N=100k vs N=1k (events/s, report only)', metric: 'watchEventsPerSec', a: ['client-node', { N: 100_000, M: 200_000, size: 'small' }], b: ['client-node', { N: 1_000, M: 200_000, size: 'small' }], op: 'report' },
+    ],
+  },
+];
+
+const wanted = SCENARIO_ARG === 'all' ? SCENARIOS : SCENARIOS.filter((s) => SCENARIO_ARG.split(',').map(Number).includes(s.id));
+if (!wanted.length) {
+  console.error(`unknown --scenario ${SCENARIO_ARG}; use all or a list of ${SCENARIOS.map((s) => s.id).join(',')}`);
+  process.exit(2);
+}
+if (!existsSync(resolve(shared, 'run.mjs'))) {
+  console.error(`reference workload not found at ${shared} (set SHARED_BENCH)`);
+  process.exit(2);
+}
+
+const keyOf = (client, w) => `${client} ${w.size} N=${w.N} M=${w.M}`;
+const jobs = new Map(); // key -> {client, w, results: []}
+for (const s of wanted) {
+  for (const [client, w] of s.runs) {
+    if (ONLY_CLIENTS && !ONLY_CLIENTS.has(client)) continue;
+    const k = keyOf(client, w);
+    if (!jobs.has(k)) jobs.set(k, { client, w, results: [] });
+  }
+}
+
+// rxkube clients import dist/esm/index.js: build it when it is missing (or when asked to).
+const needsDist = [...jobs.values()].some((j) => j.client.startsWith('rxkube'));
+if (needsDist && (FORCE_BUILD || !existsSync(resolve(repo, 'dist/esm/index.js')))) {
+  console.error('building dist/ (npm run build)...');
+  const b = spawnSync('npm', ['run', 'build'], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (b.status !== 0) console.error('build failed: rxkube runs will report errors');
+}
+
+/** One run: `node --expose-gc shared/run.mjs CLIENT N M size` in its own process group, bounded in time. */
+function runOnce(client, w, extraNodeArgs = []) {
+  return new Promise((done) => {
+    if (CLIENTS[client].includes('/') && !existsSync(CLIENTS[client])) return done({ status: 'missing', message: CLIENTS[client] });
+    const argv = [...extraNodeArgs, '--expose-gc', resolve(shared, 'run.mjs'), CLIENTS[client], String(w.N), String(w.M), w.size];
+    // detached: the client and the server it spawns share a process group we can kill as one.
+    const child = spawn(process.execPath, argv, { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '', timedOut = false;
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    }, TIMEOUT_S * 1000);
+    // The server inherits the client's stderr, so 'close' waits for it: on 'exit', end the group.
+    child.on('exit', () => {
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const line = out.split('\n').reverse().find((l) => l.startsWith('{'));
+      if (timedOut) return done({ status: 'timeout' });
+      if (code === 0 && line) {
+        try { return done({ status: 'ok', ...JSON.parse(line) }); } catch { /* fall through */ }
+      }
+      const oom = /heap out of memory|Allocation failed/i.test(err);
+      const msg = (err.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || `exit ${code ?? signal}`).slice(0, 300);
+      done({ status: oom ? 'oom' : 'error', message: msg });
+    });
+  });
+}
+
+const median = (xs) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const t0 = Date.now();
+const load0 = loadavg().map((x) => x.toFixed(1)).join(' ');
+console.error(`shared bench: ${shared}; ${jobs.size} client/workload pairs x ${RUNS} runs, timeout ${TIMEOUT_S}s each`);
+// Alternate: run r of every pair, then run r+1 of every pair. Heavy N=100k runs go last in each round.
+const order = [...jobs.values()].sort((a, b) => a.w.N * (a.w.size === 'real' ? 10 : 1) - b.w.N * (b.w.size === 'real' ? 10 : 1));
+for (let r = 0; r < RUNS; r++) {
+  for (const job of order) {
+    // A pair that timed out or ran out of memory once will again: don't spend the budget twice.
+    if (job.results.some((x) => ['timeout', 'oom', 'missing'].includes(x.status))) continue;
+    const started = Date.now();
+    const res = await runOnce(job.client, job.w);
+    job.results.push(res);
+    const took = ((Date.now() - started) / 1000).toFixed(1);
+    const fig = res.status === 'ok' ? `sync ${res.syncMs} ms, ${res.watchEventsPerSec} ev/s, heap ${res.heapMB} MB, rss ${res.rssMB} MB` : `${res.status}${res.message ? `: ${res.message}` : ''}`;
+    console.error(`[run ${r + 1}/${RUNS}] ${keyOf(job.client, job.w)}: ${fig} (${took}s)`);
+  }
+}
+
+const stat = (client, w, metric) => {
+  const job = jobs.get(keyOf(client, w));
+  if (!job) return { value: NaN, why: 'not run' };
+  const ok = job.results.filter((x) => x.status === 'ok');
+  if (!ok.length) return { value: NaN, why: job.results[0]?.status ?? 'not run' };
+  return { value: median(ok.map((x) => x[metric])), n: ok.length };
+};
+
+const fmt = (v, digits = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+
+const lines = [];
+const say = (s = '') => lines.push(s);
+say(`Machine: ${platform()} ${arch()}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; ${RUNS} runs per pair, medians. Load average at start ${load0}, at end ${loadavg().map((x) => x.toFixed(1)).join(' ')}.`);
+say();
+let passed = 0, failed = 0, unknown = 0;
+const report = [];
+for (const s of wanted) {
+  say(`### ${s.id}. ${s.title}`);
+  say();
+  say('| client | pods | N | M | sync ms | watch events/s | heap after sync MB | rss MB | ok runs |');
+  say('|---|---|--:|--:|--:|--:|--:|--:|--:|');
+  for (const [client, w] of s.runs) {
+    const job = jobs.get(keyOf(client, w));
+    if (!job) continue;
+    const ok = job.results.filter((x) => x.status === 'ok');
+    const bad = job.results.filter((x) => x.status !== 'ok').map((x) => x.status);
+    const m = (k) => median(ok.map((x) => x[k]));
+    say(`| ${client} | ${w.size} | ${fmt(w.N)} | ${fmt(w.M)} | ${fmt(m('syncMs'))} | ${fmt(m('watchEventsPerSec'))} | ${fmt(m('heapMB'))} | ${fmt(m('rssMB'))} | ${ok.length}/${job.results.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''} |`);
+  }
+  say();
+  for (const bar of s.bars) {
+    const a = stat(...bar.a, bar.metric), b = stat(...bar.b, bar.metric);
+    const ratio = a.value / b.value;
+    let verdict;
+    if (!Number.isFinite(ratio)) { verdict = `n/a (${a.why ?? ''}${b.why ? ` ${b.why}` : ''})`.replace(' )', ')'); if (bar.op !== 'report') unknown++; }
+    else if (bar.op === 'report') verdict = 'report';
+    else if (bar.op === '>=' ? ratio >= bar.limit : ratio <= bar.limit) { verdict = 'PASS'; passed++; }
+    else { verdict = 'FAIL'; failed++; }
+    say(`- ${bar.text}: **${fmt(ratio, 2)}x** ${verdict}`);
+    report.push({ scenario: s.id, bar: bar.text, ratio, verdict });
+  }
+  say();
+}
+say(`Bars: ${passed} pass, ${failed} fail, ${unknown} not measured. Wall time ${((Date.now() - t0) / 1000).toFixed(0)} s.`);
+console.log(lines.join('\n'));
+
+if (JSON_OUT) {
+  writeFileSync(JSON_OUT, JSON.stringify({ date: new Date().toISOString(), node: process.version, runs: RUNS, jobs: [...jobs.values()], bars: report }, null, 2));
+  console.error(`raw results written to ${JSON_OUT}`);
+}

@@ -3,6 +3,7 @@ import {
   Observable,
   Subject,
   defer,
+  distinctUntilChanged,
   isObservable,
   map,
   startWith,
@@ -47,6 +48,8 @@ export interface ListenerHost<T> {
 }
 
 const emptyLag: HandlerLag = Object.freeze({ queued: 0, oldestAgeMs: 0 });
+const sameLag = (a: HandlerLag, b: HandlerLag): boolean =>
+  a.queued === b.queued && a.oldestAgeMs === b.oldestAgeMs;
 
 /**
  * One handler's processor (client-go's `processorListener`): its own buffer, delivered one
@@ -125,6 +128,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
         : this.lagChanged.pipe(
             startWith(undefined),
             map(() => this.lag()),
+            distinctUntilChanged(sameLag),
             takeUntil(this.closed$),
           ),
     );
@@ -241,8 +245,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
     if (buffer.overflow === 'error') {
       const err = new HandlerBufferOverflowError(buffer.size, this.name);
       this.reportError(err);
-      this.host.remove(this);
       void this.close(err);
+      this.host.remove(this);
       return;
     }
     // dropAndResync: what is waiting (and the new one) is replaced by a catch-up with the store.
@@ -251,7 +255,9 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.qTimes = [];
     this.qKeys = [];
     this.head = 0;
-    this.replay = new Replay(this.host.snapshot(), this.view, !this.isSynced, this.host.scheduler.now());
+    // Adds of a catch-up are not part of the initial list, unless it restarts the initial replay.
+    const initial = this.replay?.initial ?? false;
+    this.replay = new Replay(this.host.snapshot(), this.view, initial, this.host.scheduler.now());
     if (this.lagChanged.observed) this.lagChanged.next();
     if (!this.busy) this.pump();
   }
@@ -325,6 +331,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
       return;
     }
     if (this.busyTime < 0) this.busyTime = this.host.scheduler.now();
+    if (this.lagChanged.observed) this.lagChanged.next();
     if (isObservable(result)) {
       let sync = true;
       let settled = false;
@@ -433,7 +440,7 @@ class Replay<T> {
   constructor(
     private readonly snapshot: ReplaySource<T>,
     private readonly view: Map<string, T> | undefined,
-    private readonly initial: boolean,
+    readonly initial: boolean,
     readonly startedAt: number,
   ) {
     this.keys = snapshot.listKeys();

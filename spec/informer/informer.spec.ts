@@ -5,21 +5,41 @@ import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknow
 import { informer } from '../../lib/informer/informer.js';
 import type { Notification } from '../../lib/informer/notification.js';
 import { stripManagedFields } from '../../lib/informer/stripManagedFields.js';
+import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import { ApiStatusError } from '../../lib/errors.js';
-import { describeNotification, fakeListWatch, listPage, recordNotifications } from '../../lib/testing/marbles.js';
-import { added, at, deleted, expired, fast, modified, pod, stopAt, testScheduler, type Pod } from './support.js';
+import {
+  describeNotification,
+  fakeListWatch,
+  listPage,
+  recordNotifications,
+} from '../../lib/testing/marbles.js';
+import {
+  added,
+  at,
+  deleted,
+  expired,
+  fast,
+  modified,
+  pod,
+  stopAt,
+  testScheduler,
+  type Pod,
+} from './support.js';
 
 describe('informer: notifications and the store', () => {
   it('I1: the store holds the change before any handler hears of it', () => {
     testScheduler().run(({ cold }) => {
       const lw = fakeListWatch<Pod>({
         lists: [cold('-(p|)', { p: listPage([pod('a', '1')], '1') })],
-        watches: [cold('--m-d-c', { m: modified(pod('a', '2')), d: deleted(pod('a', '3')), c: added(pod('c', '4')) })],
+        watches: [
+          cold('--m-d-c', { m: modified(pod('a', '2')), d: deleted(pod('a', '3')), c: added(pod('c', '4')) }),
+        ],
       });
       const inf = informer(lw, fast);
       const seen: string[] = [];
       inf.addEventHandler({
-        add: (o) => void seen.push(`add ${o.metadata.name}: stored ${inf.getByKey(`ns/${o.metadata.name}`) === o}`),
+        add: (o) =>
+          void seen.push(`add ${o.metadata.name}: stored ${inf.getByKey(`ns/${o.metadata.name}`) === o}`),
         update: (_old, o) => void seen.push(`update: stored ${inf.getByKey('ns/a') === o}`),
         delete: () => void seen.push(`delete: stored ${inf.getByKey('ns/a') !== undefined}`),
       });
@@ -28,7 +48,12 @@ describe('informer: notifications and the store', () => {
       inf.start();
       stopAt(inf, 100);
       at(99, () => {
-        expect(seen).toEqual(['add a: stored true', 'update: stored true', 'delete: stored false', 'add c: stored true']);
+        expect(seen).toEqual([
+          'add a: stored true',
+          'update: stored true',
+          'delete: stored false',
+          'add c: stored true',
+        ]);
         expect(snapshotOnDelete).toBe(0);
       });
     });
@@ -60,9 +85,20 @@ describe('informer: notifications and the store', () => {
           'delete ns/p5@4',
         ]);
         // I12: the relist [p1', p2', p4] against {p1, p2, p3}.
-        expect(described.slice(5).sort()).toEqual(['add ns/p4@7', 'delete ns/p3@3 tombstone', 'update ns/p1@1->5', 'update ns/p2@2->6']);
-        const tombstone = rec.notifications.find((n) => n.type === 'delete' && n.object instanceof DeletedFinalStateUnknown);
-        expect(tombstone?.type === 'delete' && tombstone.object instanceof DeletedFinalStateUnknown && tombstone.object.obj).toBe(p3);
+        expect(described.slice(5).sort()).toEqual([
+          'add ns/p4@7',
+          'delete ns/p3@3 tombstone',
+          'update ns/p1@1->5',
+          'update ns/p2@2->6',
+        ]);
+        const tombstone = rec.notifications.find(
+          (n) => n.type === 'delete' && n.object instanceof DeletedFinalStateUnknown,
+        );
+        expect(
+          tombstone?.type === 'delete' &&
+            tombstone.object instanceof DeletedFinalStateUnknown &&
+            tombstone.object.obj,
+        ).toBe(p3);
         expect(
           inf
             .list()
@@ -77,7 +113,10 @@ describe('informer: notifications and the store', () => {
   it('I3: an update with an unchanged resource version (an unchanged object on a relist) goes only to handlers due a resync', () => {
     testScheduler().run(({ cold }) => {
       const lw = fakeListWatch<Pod>({
-        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '2')], '2') }), cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '5')], '5') })],
+        lists: [
+          cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '2')], '2') }),
+          cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '5')], '5') }),
+        ],
         watches: [cold('-----e', { e: expired() })],
       });
       const inf = informer(lw, { ...fast, resyncPeriod: 1000 });
@@ -89,7 +128,13 @@ describe('informer: notifications and the store', () => {
       stopAt(inf, 1500);
       at(1499, () => {
         expect(never.described()).toEqual(['add ns/a@1 initial', 'add ns/b@2 initial', 'update ns/b@2->5']);
-        expect(resyncing.described()).toEqual(['add ns/a@1 initial', 'add ns/b@2 initial', 'update ns/b@2->5', 'update ns/a@1->1', 'update ns/b@5->5']);
+        expect(resyncing.described()).toEqual([
+          'add ns/a@1 initial',
+          'add ns/b@2 initial',
+          'update ns/b@2->5',
+          'update ns/a@1->1',
+          'update ns/b@5->5',
+        ]);
         expect(resyncing.records.slice(3).map((r) => r.time)).toEqual([1000, 1000]);
       });
     });
@@ -97,7 +142,9 @@ describe('informer: notifications and the store', () => {
 
   it('I4: informer 1 s, handlers 0, 2 s, 3 s: all get every object at start, then only the due handler resyncs', () => {
     testScheduler().run(({ cold }) => {
-      const lw = fakeListWatch<Pod>({ lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '2')], '2') })] });
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '2')], '2') })],
+      });
       const inf = informer(lw, { ...fast, resyncPeriod: 1000 });
       const h0 = recordNotifications(inf, { resyncPeriod: 0 });
       const h2 = recordNotifications(inf, { resyncPeriod: 2000 });
@@ -106,14 +153,23 @@ describe('informer: notifications and the store', () => {
       inf.start();
       stopAt(inf, 4500);
       at(4499, () => {
-        const timeline = (rec: typeof h0) => rec.records.map((r) => `${r.time} ${describeNotification(r.notification)}`);
+        const timeline = (rec: typeof h0) =>
+          rec.records.map((r) => `${r.time} ${describeNotification(r.notification)}`);
         const initial = ['1 add ns/a@1 initial', '1 add ns/b@2 initial'];
         expect(timeline(h0)).toEqual(initial);
-        expect(timeline(h2)).toEqual([...initial, '2000 update ns/a@1->1', '2000 update ns/b@2->2', '4000 update ns/a@1->1', '4000 update ns/b@2->2']);
+        expect(timeline(h2)).toEqual([
+          ...initial,
+          '2000 update ns/a@1->1',
+          '2000 update ns/b@2->2',
+          '4000 update ns/a@1->1',
+          '4000 update ns/b@2->2',
+        ]);
         expect(timeline(h3)).toEqual([...initial, '3000 update ns/a@1->1', '3000 update ns/b@2->2']);
         // Periods under 1 s become 1 s.
         expect(hSub.registration.resyncPeriod).toBe(1000);
-        expect(hSub.records.filter((r) => r.notification.type === 'update').map((r) => r.time)).toEqual([1000, 1000, 2000, 2000, 3000, 3000, 4000, 4000]);
+        expect(hSub.records.filter((r) => r.notification.type === 'update').map((r) => r.time)).toEqual([
+          1000, 1000, 2000, 2000, 3000, 3000, 4000, 4000,
+        ]);
       });
     });
   });
@@ -131,7 +187,8 @@ describe('informer: notifications and the store', () => {
       expect(late.registration.resyncPeriod).toBe(2000);
       stopAt(inf, 6500);
       at(6499, () => {
-        const resyncTimes = (rec: typeof short) => rec.records.filter((r) => r.notification.type === 'update').map((r) => r.time);
+        const resyncTimes = (rec: typeof short) =>
+          rec.records.filter((r) => r.notification.type === 'update').map((r) => r.time);
         expect(resyncTimes(short)).toEqual([2000, 4000, 6000]);
         expect(resyncTimes(late)).toEqual([2000, 4000, 6000]);
         // The 5 s handler is checked every 2 s: due at 6 s (client-go's behaviour).
@@ -198,10 +255,13 @@ describe('informer: handlers added later (I5)', () => {
       const inf = informer(lw, fast);
       inf.start();
       stopAt(inf, 20);
-      expectObservable(inf.events$.pipe(map((n) => describeNotification(n))), '-----^').toBe('-----a--u-----------|', {
-        a: 'add ns/a@1 initial',
-        u: 'update ns/a@1->2',
-      });
+      expectObservable(inf.events$.pipe(map((n) => describeNotification(n))), '-----^').toBe(
+        '-----a--u-----------|',
+        {
+          a: 'add ns/a@1 initial',
+          u: 'update ns/a@1->2',
+        },
+      );
     });
   });
 });
@@ -209,7 +269,11 @@ describe('informer: handlers added later (I5)', () => {
 describe('informer: handler registrations (I7)', () => {
   it('I7: remove is idempotent; a registration of another informer is ignored; the same handler twice gives two registrations', () => {
     testScheduler().run(({ cold }) => {
-      const lw = () => fakeListWatch<Pod>({ lists: [cold('-(p|)', { p: listPage([pod('a', '1')], '1') })], watches: [cold('----m', { m: modified(pod('a', '2')) })] });
+      const lw = () =>
+        fakeListWatch<Pod>({
+          lists: [cold('-(p|)', { p: listPage([pod('a', '1')], '1') })],
+          watches: [cold('----m', { m: modified(pod('a', '2')) })],
+        });
       const inf = informer(lw(), fast);
       const other = informer(lw(), fast);
       const calls: string[] = [];
@@ -270,7 +334,9 @@ describe('informer: errors (I8, I10)', () => {
     const { Subject, throwError } = await import('rxjs');
     const watch = new Subject<ReturnType<typeof modified>>();
     const lw = fakeListWatch<Pod>({
-      lists: [new (await import('rxjs')).Observable((s) => (s.next(listPage([pod('a', '1')], '1')), s.complete()))],
+      lists: [
+        new (await import('rxjs')).Observable((s) => (s.next(listPage([pod('a', '1')], '1')), s.complete())),
+      ],
       watches: [watch],
     });
     const inf = informer(lw);
@@ -304,7 +370,12 @@ describe('informer: errors (I8, I10)', () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(bad).toEqual(['add', 'update 2', 'update 3', 'delete']);
-    expect(good.described()).toEqual(['add ns/a@1 initial', 'update ns/a@1->2', 'update ns/a@2->3', 'delete ns/a@4']);
+    expect(good.described()).toEqual([
+      'add ns/a@1 initial',
+      'update ns/a@1->2',
+      'update ns/a@2->3',
+      'delete ns/a@4',
+    ]);
     expect(errors.map((e) => (e as HandlerError).notification.type)).toEqual(['add', 'update', 'delete']);
     expect(errors.every((e) => e instanceof HandlerError && e.handlerName === 'bad')).toBe(true);
     expect(errors.map((e) => (e.cause as Error).message)).toEqual(['boom', 'rejected', 'observable failed']);
@@ -342,7 +413,9 @@ describe('informer: transform (I9) and frozen objects', () => {
 
   it('objects and notifications handed to handlers are deeply frozen', () => {
     testScheduler().run(({ cold }) => {
-      const lw = fakeListWatch<Pod>({ lists: [cold('-(p|)', { p: listPage([pod('a', '1', { spec: { nodeName: 'n1' } })], '1') })] });
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1', { spec: { nodeName: 'n1' } })], '1') })],
+      });
       const inf = informer(lw, fast);
       const rec = recordNotifications(inf);
       inf.start();
@@ -364,7 +437,17 @@ describe('informer: lifecycle', () => {
       const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
       const watch = cold('---m', { m: modified(pod('a', '2')) });
       const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [watch] }), fast);
-      expectObservable(inf.store$.pipe(map((s) => s.list().map((p) => p.metadata.resourceVersion).join())), '^ 9ms !').toBe('ea--b', {
+      expectObservable(
+        inf.store$.pipe(
+          map((s) =>
+            s
+              .list()
+              .map((p) => p.metadata.resourceVersion)
+              .join(),
+          ),
+        ),
+        '^ 9ms !',
+      ).toBe('ea--b', {
         e: '',
         a: '1',
         b: '2',
@@ -378,8 +461,11 @@ describe('informer: lifecycle', () => {
   it('stop() tears down the watch and every timer; hasSynced, synced$ and waitForCacheSync follow the first list', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const list = cold('---(p|)', { p: listPage([pod('a', '1')], '1') });
-      const watch = cold('-');
-      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [watch] }), { ...fast, resyncPeriod: 1000 });
+      const watch = cold<WatchEvent<Pod>>('-');
+      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [watch] }), {
+        ...fast,
+        resyncPeriod: 1000,
+      });
       inf.addEventHandler({}, { resyncPeriod: 1000 });
       expectObservable(inf.synced$).toBe('f--(t|)', { f: false, t: true });
       inf.start();

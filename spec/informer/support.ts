@@ -30,13 +30,23 @@ export const modified = (object: Pod): WatchEvent<Pod> => ({ type: 'MODIFIED', o
 export const deleted = (object: Pod): WatchEvent<Pod> => ({ type: 'DELETED', object });
 export const expired = (): WatchEvent<Pod> => ({
   type: 'ERROR',
-  object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'too old resource version', reason: 'Expired', code: 410 },
+  object: {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    message: 'too old resource version',
+    reason: 'Expired',
+    code: 410,
+  },
 });
 
 /** Deterministic reflector timing for virtual-time tests: no jitter, 100 ms backoff. */
-export const fast: InformerOptions<Pod> = { reflector: { random: () => 0, backoff: { initialMs: 100, capMs: 100, jitter: 0 } } };
+export const fast: InformerOptions<Pod> = {
+  reflector: { random: () => 0, backoff: { initialMs: 100, capMs: 100, jitter: 0 } },
+};
 
-export const testScheduler = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+export const testScheduler = (): TestScheduler =>
+  new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 /** Stops the informer at virtual time `ms` (inside `TestScheduler.run`), so that the flush ends. */
 export function stopAt(inf: Informer<Pod>, ms: number): void {

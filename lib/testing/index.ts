@@ -17,3 +17,13 @@ export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from '
 export type { PatchType } from './fakeApiServer/patch.js';
 export type { DeleteOptions } from './fakeApiServer/registry.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';
+export {
+  fakeListWatch,
+  listPage,
+  describeNotification,
+  applyNotifications,
+  recordNotifications,
+  type FakeListWatch,
+  type FakeListWatchScript,
+  type NotificationRecorder,
+} from './marbles.js';

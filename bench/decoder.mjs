@@ -1,0 +1,141 @@
+// Measures rxkube's watch decoder and transports against ../shared/bench's `http-floor` on the
+// reference workload (N realistic pods listed, then M MODIFIED events on one watch).
+//
+//   node bench/decoder.mjs [rounds=3] [N=10000] [M=50000]
+//
+// Runs every client `rounds` times, alternating, each in its own process through
+// `node --expose-gc --import tsx ../shared/bench/run.mjs bench/decoder.mjs` (this file is also
+// the client module: RXKUBE_BENCH_CLIENT picks the variant), then prints medians and ratios to the
+// floor. Clients:
+//   http-floor       the floor: node:http, Buffer newline search, JSON.parse, Map
+//   decoder          the floor with rxkube's watchDecoder instead of its inline loop (Buffer chunks)
+//   decoder-u8       the same with plain Uint8Array chunks (the TextDecoder path browsers take)
+//   listwatch-node   rxkube listWatch over clientNodeTransport(KubeConfig) (node:http)
+//   listwatch-fetch  rxkube listWatch over fetchTransport (Node's global fetch)
+//   client-node      @kubernetes/client-node's makeInformer
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const runMjs = fileURLToPath(new URL('../../shared/bench/run.mjs', import.meta.url));
+
+const get = (url) => new Promise((ok, ko) => http.get(url, ok).on('error', ko));
+const body = async (res) => { const parts = []; for await (const c of res) parts.push(c); return Buffer.concat(parts); };
+
+/** The floor's list: pages of 500 into a Map (shared by the decoder variants, so only the watch differs). */
+async function floorList(url, map) {
+  let cont = '', rv;
+  do {
+    const list = JSON.parse((await body(await get(`${url}/api/v1/pods?limit=500${cont ? `&continue=${cont}` : ''}`))).toString());
+    for (const o of list.items) map.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+    rv = list.metadata.resourceVersion; cont = list.metadata.continue ?? '';
+  } while (cont);
+  return rv;
+}
+
+async function decoderClient({ url, M }, plain) {
+  const { watchDecoder } = await import('../lib/listwatch/watchDecoder.ts');
+  const t0 = performance.now();
+  const map = new Map();
+  const rv = await floorList(url, map);
+  const syncMs = performance.now() - t0;
+  global.gc?.(); const heapAfterSync = process.memoryUsage().heapUsed;
+  const t1 = performance.now();
+  const res = await get(`${url}/api/v1/pods?watch=true&resourceVersion=${rv}`);
+  let n = 0, done = false;
+  const decoder = watchDecoder((ev) => {
+    map.set(`${ev.object.metadata.namespace}/${ev.object.metadata.name}`, ev.object);
+    if (++n === M) done = true;
+  });
+  for await (const chunk of res) {
+    decoder.write(plain ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length) : chunk);
+    if (done) { res.destroy(); return { syncMs, watchMs: performance.now() - t1, heapAfterSync }; }
+  }
+  throw new Error(`stream ended after ${n} events`);
+}
+
+async function listWatchClient({ url, N, M }, kind) {
+  const { listWatch } = await import('../lib/listwatch/createListWatch.ts');
+  let transport;
+  if (kind === 'node') {
+    const { clientNodeTransport } = await import('../lib/transport/clientNode.ts');
+    const { KubeConfig } = await import('@kubernetes/client-node');
+    const kc = new KubeConfig();
+    kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+    transport = clientNodeTransport(kc);
+  } else {
+    const { fetchTransport } = await import('../lib/transport/fetchTransport.ts');
+    transport = fetchTransport({ baseUrl: url });
+  }
+  const lw = listWatch(transport, { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
+  const t0 = performance.now();
+  const map = new Map();
+  let rv = '';
+  await new Promise((ok, ko) => lw.list({ resourceVersion: '0', limit: 500 }).subscribe({
+    next: (page) => { for (const o of page.items) map.set(`${o.metadata.namespace}/${o.metadata.name}`, o); rv = page.resourceVersion; },
+    error: ko, complete: ok,
+  }));
+  if (map.size !== N) throw new Error(`listed ${map.size} of ${N}`);
+  const syncMs = performance.now() - t0;
+  global.gc?.(); const heapAfterSync = process.memoryUsage().heapUsed;
+  const t1 = performance.now();
+  let n = 0;
+  await new Promise((ok, ko) => {
+    const sub = lw.watch({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 600 }).subscribe({
+      next: (ev) => {
+        map.set(`${ev.object.metadata.namespace}/${ev.object.metadata.name}`, ev.object);
+        if (++n === M) { ok(); queueMicrotask(() => sub.unsubscribe()); }
+      },
+      error: ko,
+      complete: () => ko(new Error(`stream ended after ${n} events`)),
+    });
+  });
+  const watchMs = performance.now() - t1;
+  transport.destroy?.();
+  return { syncMs, watchMs, heapAfterSync };
+}
+
+/** The client module run.mjs imports. */
+export default async function (args) {
+  switch (process.env.RXKUBE_BENCH_CLIENT) {
+    case 'decoder': return decoderClient(args, false);
+    case 'decoder-u8': return decoderClient(args, true);
+    case 'listwatch-node': return listWatchClient(args, 'node');
+    case 'listwatch-fetch': return listWatchClient(args, 'fetch');
+    default: throw new Error(`RXKUBE_BENCH_CLIENT=${process.env.RXKUBE_BENCH_CLIENT}?`);
+  }
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [rounds = '3', N = '10000', M = '50000'] = process.argv.slice(2);
+  const clients = ['http-floor', 'decoder', 'decoder-u8', 'listwatch-node', 'listwatch-fetch', 'client-node'];
+  const results = Object.fromEntries(clients.map((c) => [c, []]));
+  for (let r = 0; r < Number(rounds); r++) {
+    for (const client of r % 2 ? [...clients].reverse() : clients) {
+      const builtin = client === 'http-floor' || client === 'client-node';
+      const argv = ['--expose-gc', '--import', 'tsx', runMjs, builtin ? client : fileURLToPath(import.meta.url), N, M];
+      const out = spawnSync(process.execPath, argv, { cwd: `${here}/..`, env: { ...process.env, RXKUBE_BENCH_CLIENT: client }, encoding: 'utf8' });
+      const line = out.stdout.trim().split('\n').pop() ?? '';
+      if (out.status !== 0 || !line.startsWith('{')) { console.error(`${client} failed:`, out.stderr); continue; }
+      const fig = JSON.parse(line);
+      results[client].push(fig);
+      console.error(`round ${r + 1} ${client}: ${line}`);
+    }
+  }
+  const floor = results['http-floor'];
+  const fEps = median(floor.map((f) => f.watchEventsPerSec));
+  const fSync = median(floor.map((f) => f.syncMs));
+  console.log(`N=${N} M=${M}, ${rounds} rounds, medians; ratio = floor's time / client's time (1.00 = as fast as the floor)`);
+  console.log('client            syncMs  sync-ratio  watchEvents/s  watch-ratio  heapMB');
+  for (const c of clients) {
+    const rs = results[c];
+    if (!rs.length) { console.log(`${c.padEnd(16)} (failed)`); continue; }
+    const eps = median(rs.map((f) => f.watchEventsPerSec));
+    const sync = median(rs.map((f) => f.syncMs));
+    const heap = median(rs.map((f) => f.heapMB));
+    console.log(`${c.padEnd(16)} ${String(sync).padStart(7)}  ${(fSync / sync).toFixed(2).padStart(10)}  ${String(eps).padStart(13)}  ${(eps / fEps).toFixed(2).padStart(11)}  ${String(heap).padStart(6)}`);
+  }
+}

@@ -2,6 +2,14 @@
  * A first-in first-out array with O(1) amortised `push` and `shift` (`Array.prototype.shift` is
  * O(n)): a head index, and the consumed prefix dropped once it is at least half of the array.
  * Internal to the FIFO.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const q = new ArrayQueue<string>();
+ * q.push('a');
+ * q.shift(); // 'a'
+ * ```
  */
 export class ArrayQueue<E> {
   private items: Array<E | undefined> = [];

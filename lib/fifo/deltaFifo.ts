@@ -49,9 +49,10 @@ const SYNCED: FifoSynced = Object.freeze({ type: 'synced' as const });
  * transform throws) are skipped and reported to `onError`; the stream goes on.
  *
  * ```text
- * events: -(a1 b1 a2)---(R[a3])--|     a1 a2 a3: versions of one key, R: replace
- * output: -(A   B)------(S s)---|      A = pop a [Added a1, Updated a2], B = pop b [Added b1]
- *                                      S = pop a [Sync a3], s = synced
+ * events: -(a1 b1 a2)----(r)--|     a1 a2: versions of key a; r = replace [a3, b1]
+ * output: -(s A B)-------(C D)-|    s = synced (the first event was not a list)
+ *                                  A = a [Added a1, Updated a2], B = b [Added b1]
+ *                                  C = a [Sync a3], D = b [Sync b1]
  * ```
  *
  * @example

@@ -11,6 +11,11 @@ import type { KnownObjects } from './knownObjects.js';
  * - `coalescing` (client-go's `DeltaFIFO`): one entry per key; the key keeps the place where it first
  *   entered the queue and every delta that arrives before it is popped leaves with it, in one pop.
  * - `ordered` (client-go's `RealFIFO`): every event is its own pop, in arrival order; nothing merged.
+ *
+ * @example
+ * ```ts
+ * events$.pipe(deltaFifo({ mode: 'ordered' as FifoMode }));
+ * ```
  */
 export type FifoMode = 'coalescing' | 'ordered';
 

@@ -5,7 +5,16 @@ import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 
-/** Internal: the key of an object or tombstone, reporting failures instead of throwing. */
+/**
+ * Internal: the key of an object or tombstone, reporting failures instead of throwing.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const keyOf = makeKeyOf<V1Pod>(undefined, onError);
+ * keyOf(pod); // 'ns/a', or undefined after onError(KeyError)
+ * ```
+ */
 export function makeKeyOf<T>(
   keyFunc: KeyFunc<T> | undefined,
   onError: (error: RxkubeError) => void,
@@ -23,12 +32,28 @@ export function makeKeyOf<T>(
   };
 }
 
-/** Internal: the default error report (the informer passes its own). */
+/**
+ * Internal: the default error report (the informer passes its own).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * defaultOnError(new KeyError({}, 'object has no metadata'));
+ * ```
+ */
 export function defaultOnError(error: RxkubeError): void {
   console.warn(`rxkube deltaFifo: ${error.message}`);
 }
 
-/** Internal: resolves the options both queue kinds share. */
+/**
+ * Internal: resolves the options both queue kinds share.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const { keyOf, onError } = resolveQueueOptions<V1Pod>({});
+ * ```
+ */
 export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
   const onError = options.onError ?? defaultOnError;
   return {
@@ -40,7 +65,15 @@ export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
   };
 }
 
-/** Internal: dispatches a {@link ReflectorEvent} to a queue's methods. */
+/**
+ * Internal: dispatches a {@link ReflectorEvent} to a queue's methods.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * applyEvent(queue, { type: 'add', object: pod }); // queue.add(pod)
+ * ```
+ */
 export function applyEvent<T>(queue: FifoQueue<T>, event: ReflectorEvent<T>): void {
   switch (event.type) {
     case 'add':

@@ -17,6 +17,7 @@ interface Obj {
 }
 
 const pods: Resource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
+const secrets: Resource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true };
 const configmaps: Resource = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
 const nodes: Resource = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
 const deployments: Resource = { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true };
@@ -161,21 +162,21 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     await all(list$);
     await all(list$);
     expect(api.requests.filter((r) => r.verb === 'list')).toHaveLength(2);
-    const watch$ = lw.watch({ resourceVersion: api.resourceVersion });
-    const before = api.openWatches();
+    const watch$ = listWatch<Obj>(transport, secrets).watch({ resourceVersion: api.resourceVersion });
+    const before = api.openWatches('secrets');
     const subs: Subscription[] = [watch$.subscribe(), watch$.subscribe()];
-    await api.waitForWatches(before + 2);
-    expect(api.openWatches()).toBe(before + 2);
+    await api.waitForWatches(before + 2, 'secrets');
+    expect(api.openWatches('secrets')).toBe(before + 2);
     for (const s of subs) s.unsubscribe();
-    await eventually(() => api.openWatches() === before, 'both watches closed');
+    await eventually(() => api.openWatches('secrets') === before, 'both watches closed');
   });
 
   it('unsubscribing aborts the watch request: the server sees the connection close', async () => {
-    const before = api.openWatches();
-    const sub = listWatch<Obj>(transport, pods).watch({ resourceVersion: api.resourceVersion }).subscribe();
-    await api.waitForWatches(before + 1);
+    const before = api.openWatches('secrets');
+    const sub = listWatch<Obj>(transport, secrets).watch({ resourceVersion: api.resourceVersion }).subscribe();
+    await api.waitForWatches(before + 1, 'secrets');
     sub.unsubscribe();
-    await eventually(() => api.openWatches() === before, 'the server saw the watch close');
+    await eventually(() => api.openWatches('secrets') === before, 'the server saw the watch close');
   });
 
   it('passes ERROR events through (410 Expired) and completes when the server closes the stream', async () => {

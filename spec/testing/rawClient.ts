@@ -27,9 +27,13 @@ function start(api: FakeApiServer, path: string, o: RawOptions, onResponse: Para
   const token = o.token === undefined ? api.token : o.token;
   const headers: Record<string, string> = { Accept: 'application/json', ...(o.headers ?? {}) };
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (o.body !== undefined) headers['Content-Type'] = o.contentType ?? 'application/json';
+  const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+  if (body !== undefined) {
+    headers['Content-Type'] = o.contentType ?? 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(body));
+  }
   const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: o.method ?? 'GET', headers, ca: api.caCert, agent: false }, onResponse);
-  if (o.body !== undefined) req.write(typeof o.body === 'string' ? o.body : JSON.stringify(o.body));
+  if (body !== undefined) req.write(body);
   req.end();
   return req;
 }

@@ -40,6 +40,11 @@ export class ArrayQueue<E> {
     return e;
   }
 
+  /** Visits the queued elements, oldest first. */
+  forEach(fn: (e: E) => void): void {
+    for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as E);
+  }
+
   /** The queued elements, oldest first (a copy). */
   toArray(): E[] {
     return this.items.slice(this.head) as E[];

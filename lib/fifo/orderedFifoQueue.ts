@@ -101,18 +101,25 @@ export class OrderedFifoQueue<T> implements FifoQueue<T> {
       listed.push({ key, item });
     }
 
-    // Queued keys not listed, in the order they entered; a key already ending in a deletion needs
-    // no second one. (Map order is first-entry order: a key leaves the map when its count is 0.)
-    for (const [key, state] of this.keys) {
-      if (newKeys.has(key) || state.last.type === DeltaType.Deleted) continue;
-      this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, state.last.object as T), true);
+    // Queued keys not listed, in the order of their oldest queued entry (a scan, as RealFIFO does:
+    // O(queue), like the replace itself); a key already ending in a deletion needs no second one.
+    const queuedKeys: string[] = [];
+    const seen = new Set<string>();
+    this.entries.forEach(({ key }) => {
+      if (seen.has(key)) return;
+      seen.add(key);
+      queuedKeys.push(key);
+    });
+    for (const key of queuedKeys) {
+      const last = (this.keys.get(key) as KeyState<T>).last;
+      if (newKeys.has(key) || last.type === DeltaType.Deleted) continue;
+      this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last.object as T), true);
     }
 
     const known = this.knownObjects;
     if (known !== undefined) {
       for (const key of known.listKeys()) {
-        // The loop above added no key, so `keys` still holds exactly the keys queued before.
-        if (newKeys.has(key) || this.keys.has(key)) continue;
+        if (newKeys.has(key) || seen.has(key)) continue;
         const last = known.getByKey(key) as T;
         this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last), true);
       }

@@ -9,6 +9,9 @@ export {
   type FakeApiServerOptions,
   type FakeList,
   type RecordedRequest,
+  type Stored,
+  type StoredObjectMeta,
+  type AnyObject,
 } from './fakeApiServer/server.js';
 export type { FaultControl, FailNextOptions, WatchErrorSpec, DropEventsSpec, DroppableEvent } from './fakeApiServer/faults.js';
 export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';

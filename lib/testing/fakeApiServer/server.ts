@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiStatusError } from '../../errors.js';
+import type { ObjectMeta } from '../../meta/kubeObject.js';
 import { Authenticator, type FakeToken } from './auth.js';
 import { generateCertificates } from './certificates.js';
 import { rvWaiter, type ServerContext } from './context.js';
@@ -95,9 +96,35 @@ export interface RecordedRequest {
   readonly user: string | undefined;
 }
 
+/** The metadata the server guarantees on a stored object. */
+export interface StoredObjectMeta extends ObjectMeta {
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  creationTimestamp: string;
+  generation?: number;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  finalizers?: string[];
+}
+
+/**
+ * An object as the data-plane helpers return it: the given shape plus the server-set metadata.
+ *
+ * @example
+ * ```ts
+ * const cm: Stored<V1ConfigMap> = api.create('configmaps', { metadata: { name: 'a', namespace: 'ns' } });
+ * cm.metadata.resourceVersion; // '5'
+ * ```
+ */
+export type Stored<T> = T & { metadata: StoredObjectMeta };
+
+/** A stored object of any type (the default of the helpers' type parameter). */
+export type AnyObject = { apiVersion?: string; kind?: string; [field: string]: unknown };
+
 /** What `list` returns: the objects and the list's resourceVersion. */
 export interface FakeList<T> {
-  readonly items: ReadonlyArray<T>;
+  readonly items: ReadonlyArray<Stored<T>>;
   readonly resourceVersion: string;
 }
 
@@ -140,13 +167,16 @@ export interface FakeApiServer {
   writeKubeConfig(file: string, options?: { readonly token?: string }): Promise<void>;
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition): ResourceType;
-  create<T extends object>(resource: ResourceRef, obj: T): T;
-  update<T extends object>(resource: ResourceRef, obj: T): T;
-  patch<T extends object = JsonObject>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type?: PatchType): T;
+  /** Creates (POST semantics); the namespace is `metadata.namespace` or `default`. */
+  create<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
+  /** Replaces (PUT semantics: 409 on a stale resourceVersion, no event on a no-op). */
+  update<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
+  /** Patches (merge patch by default). */
+  patch<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type?: PatchType): Stored<T>;
   /** Deletes; returns the final state (or the object marked for deletion when it has finalizers). */
-  delete<T extends object = JsonObject>(resource: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): T;
-  get<T extends object = JsonObject>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined;
-  list<T extends object = JsonObject>(resource: ResourceRef, namespace?: string): FakeList<T>;
+  delete<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): Stored<T>;
+  get<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string): Stored<T> | undefined;
+  list<T extends object = AnyObject>(resource: ResourceRef, namespace?: string): FakeList<T>;
   /** Closes the server and every socket, open watches included. */
   close(): Promise<void>;
 }
@@ -159,7 +189,7 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-const frozen = <T>(s: StoredObject): T => deepFreeze(parseStored(s)) as T;
+const frozen = <T>(s: StoredObject): Stored<T> => deepFreeze(parseStored(s)) as Stored<T>;
 
 function rethrow(e: unknown): never {
   if (e instanceof StatusError) throw new ApiStatusError(e.status, { retryAfterSeconds: e.status.details?.retryAfterSeconds });
@@ -361,7 +391,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     kubeConfigText,
     writeKubeConfig: (file, o) => writeFile(file, kubeConfigText(o), { mode: 0o600 }),
     registerResource: (def) => types.register(def),
-    create: <T extends object>(resource: ResourceRef, obj: T): T => {
+    create: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {
         const type = types.resolve(resource);
         return frozen<T>(registry.create(type, resolveNs(type, obj), copy(obj)));
@@ -369,7 +399,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
         return rethrow(e);
       }
     },
-    update: <T extends object>(resource: ResourceRef, obj: T): T => {
+    update: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {
         const type = types.resolve(resource);
         return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj)));
@@ -377,7 +407,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
         return rethrow(e);
       }
     },
-    patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge'): T => {
+    patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge'): Stored<T> => {
       try {
         const t = types.resolve(resource);
         return frozen<T>(registry.patch(t, namespace ?? '', name, type, copy(patch)).stored);
@@ -385,14 +415,14 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
         return rethrow(e);
       }
     },
-    delete: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, o?: DeleteOptions): T => {
+    delete: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, o?: DeleteOptions): Stored<T> => {
       try {
         return frozen<T>(registry.delete(types.resolve(resource), namespace ?? '', name, o).stored);
       } catch (e) {
         return rethrow(e);
       }
     },
-    get: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string): T | undefined => {
+    get: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string): Stored<T> | undefined => {
       const type = types.resolve(resource);
       const s = storage.get(type, type.namespaced ? `${namespace ?? ''}/${name}` : name);
       return s ? frozen<T>(s) : undefined;

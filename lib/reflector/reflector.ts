@@ -7,7 +7,7 @@ import {
   timeout,
   type SchedulerLike,
 } from 'rxjs';
-import type { Subscriber, Subscription } from 'rxjs';
+import { Subscription, type Subscriber } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
@@ -183,6 +183,8 @@ function runReflector<T extends KubeObject>(
   let timer: Subscription | undefined;
   let stopped = false;
   let malformedAt: string | undefined;
+  /** Streams that ended, waiting for their deferred abort (see `endStream`). */
+  const ending = new Subscription();
 
   const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
   const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
@@ -396,7 +398,20 @@ function runReflector<T extends KubeObject>(
 
   function endStream(s: WatchStream<T>, err: unknown): void {
     s.ended = true;
-    s.subscription?.unsubscribe();
+    // Abort on the next turn, not from inside the stream's own callback: after an ERROR event the
+    // server is closing the response, and aborting a response that has just ended, from within its
+    // last chunk, can surface as an uncaught AbortError in Node's http client. Later events are
+    // ignored (`ended`), and a stream that completes by itself by then needs no abort.
+    const subscription = s.subscription;
+    if (subscription && !subscription.closed) {
+      ending.add(subscription);
+      const action = scheduler.schedule(() => {
+        ending.remove(subscription);
+        ending.remove(action);
+        subscription.unsubscribe();
+      }, 0);
+      ending.add(action);
+    }
     if (stream === s) stream = undefined;
     const veryShort = scheduler.now() - s.start < veryShortWatchMs && s.count === 0;
     if (err === undefined) {
@@ -463,6 +478,7 @@ function runReflector<T extends KubeObject>(
   return () => {
     stopped = true;
     stopRequest();
+    ending.unsubscribe();
     timer?.unsubscribe();
     timer = undefined;
     setStatus({ state: 'idle' });

@@ -1,9 +1,33 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type * as NodeHttp from 'node:http';
+import type * as NodeHttps from 'node:https';
 import { RxkubeError } from '../errors.js';
-import { registerKubeConfigTransport } from './kubeConfigTransport.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+interface NodeModules {
+  readonly http: typeof NodeHttp;
+  readonly https: typeof NodeHttps;
+}
+
+let nodeModules: Promise<NodeModules> | undefined;
+
+/**
+ * node:http and node:https, loaded on the first request rather than imported: `rxkube` exports
+ * this transport, and a static import of Node built-ins would break browser bundles of `rxkube`
+ * that never use it. `process.getBuiltinModule` (Node >= 20.16) is meant for exactly this; the
+ * dynamic import with a computed specifier (which bundlers leave alone) covers older Nodes.
+ */
+function loadNodeModules(): Promise<NodeModules> {
+  nodeModules ??= (async () => {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    if (typeof proc?.getBuiltinModule === 'function') {
+      return { http: proc.getBuiltinModule('node:http') as typeof NodeHttp, https: proc.getBuiltinModule('node:https') as typeof NodeHttps };
+    }
+    const load = (id: string): Promise<unknown> => import(/* @vite-ignore */ /* webpackIgnore: true */ id);
+    return { http: (await load('node:http')) as typeof NodeHttp, https: (await load('node:https')) as typeof NodeHttps };
+  })();
+  return nodeModules;
+}
 
 /** The client-node transport, with `destroy` to close its idle keep-alive connections. */
 export interface ClientNodeTransport extends Transport {
@@ -31,19 +55,20 @@ export interface ClientNodeTransport extends Transport {
  * ```
  */
 export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport {
-  const httpAgent = new http.Agent({ keepAlive: true });
-  const httpsAgent = new https.Agent({ keepAlive: true });
+  let agents: { http: NodeHttp.Agent; https: NodeHttps.Agent } | undefined;
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
+      const { http, https } = await loadNodeModules();
+      agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
       const cluster = kubeConfig.getCurrentCluster();
       if (!cluster) throw new RxkubeError('NoCurrentCluster', 'the kubeconfig has no current cluster (set a current-context)');
-      const auth: https.RequestOptions = {};
+      const auth: NodeHttps.RequestOptions = {};
       await kubeConfig.applyToHTTPSOptions(auth);
       req.signal.throwIfAborted();
       const url = new URL(cluster.server);
       const secure = url.protocol === 'https:';
       const query = new URLSearchParams(req.query).toString();
-      const options: https.RequestOptions = {
+      const options: NodeHttps.RequestOptions = {
         method: req.method,
         protocol: url.protocol,
         hostname: url.hostname,
@@ -51,7 +76,7 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
         headers: { ...auth.headers, Accept: 'application/json' },
         auth: auth.auth,
-        agent: cluster.proxyUrl ? auth.agent : secure ? httpsAgent : httpAgent,
+        agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
         signal: req.signal,
       };
       if (secure) {
@@ -81,10 +106,9 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
       });
     },
     destroy() {
-      httpAgent.destroy();
-      httpsAgent.destroy();
+      agents?.http.destroy();
+      agents?.https.destroy();
+      agents = undefined;
     },
   };
 }
-
-registerKubeConfigTransport(clientNodeTransport);

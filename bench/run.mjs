@@ -135,9 +135,13 @@ if (needsDist && (FORCE_BUILD || !existsSync(resolve(repo, 'dist/esm/index.js'))
 function runOnce(client, w, extraNodeArgs = []) {
   return new Promise((done) => {
     if (CLIENTS[client].includes('/') && !existsSync(CLIENTS[client])) return done({ status: 'missing', message: CLIENTS[client] });
-    const argv = [...extraNodeArgs, '--expose-gc', resolve(shared, 'run.mjs'), CLIENTS[client], String(w.N), String(w.M), w.size];
+    // RXKUBE_MODULE=some.ts measures rxkube from source (see bench/clients/rxkubeClient.mjs).
+    const tsx = client.startsWith('rxkube') && /\.[mc]?ts$/.test(process.env.RXKUBE_MODULE ?? '') ? ['--import', 'tsx'] : [];
+    // Every client runs inside bench/clients/cpu-meter.mjs, which adds its CPU time per phase.
+    const argv = [...tsx, ...extraNodeArgs, '--expose-gc', resolve(shared, 'run.mjs'), resolve(here, 'clients/cpu-meter.mjs'), String(w.N), String(w.M), w.size];
+    const env = { ...process.env, CPU_METER_INNER: CLIENTS[client], SHARED_BENCH: shared };
     // detached: the client and the server it spawns share a process group we can kill as one.
-    const child = spawn(process.execPath, argv, { cwd: repo, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { cwd: repo, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '', timedOut = false;
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
@@ -154,7 +158,11 @@ function runOnce(client, w, extraNodeArgs = []) {
       const line = out.split('\n').reverse().find((l) => l.startsWith('{'));
       if (timedOut) return done({ status: 'timeout' });
       if (code === 0 && line) {
-        try { return done({ status: 'ok', ...JSON.parse(line) }); } catch { /* fall through */ }
+        try {
+          const cpu = JSON.parse(/CPU-METER (\{.*\})/.exec(err)?.[1] ?? '{}');
+          const watchCpuUsPerEvent = cpu.watchCpuMs === undefined ? NaN : (1000 * cpu.watchCpuMs) / w.M;
+          return done({ status: 'ok', ...JSON.parse(line), client, syncCpuMs: cpu.syncCpuMs ?? NaN, watchCpuUsPerEvent });
+        } catch { /* fall through */ }
       }
       const oom = /heap out of memory|Allocation failed/i.test(err);
       const msg = (err.trim().split('\n').filter(Boolean).slice(-3).join(' | ') || `exit ${code ?? signal}`).slice(0, 300);
@@ -183,7 +191,7 @@ for (let r = 0; r < RUNS; r++) {
     const res = await runOnce(job.client, job.w);
     job.results.push(res);
     const took = ((Date.now() - started) / 1000).toFixed(1);
-    const fig = res.status === 'ok' ? `sync ${res.syncMs} ms, ${res.watchEventsPerSec} ev/s, heap ${res.heapMB} MB, rss ${res.rssMB} MB` : `${res.status}${res.message ? `: ${res.message}` : ''}`;
+    const fig = res.status === 'ok' ? `sync ${res.syncMs} ms (cpu ${res.syncCpuMs}), ${res.watchEventsPerSec} ev/s (cpu ${res.watchCpuUsPerEvent.toFixed(1)} us/ev), heap ${res.heapMB} MB, rss ${res.rssMB} MB` : `${res.status}${res.message ? `: ${res.message}` : ''}`;
     console.error(`[run ${r + 1}/${RUNS}] ${keyOf(job.client, job.w)}: ${fig} (${took}s)`);
   }
 }
@@ -207,15 +215,15 @@ const report = [];
 for (const s of wanted) {
   say(`### ${s.id}. ${s.title}`);
   say();
-  say('| client | pods | N | M | sync ms | watch events/s | heap after sync MB | rss MB | ok runs |');
-  say('|---|---|--:|--:|--:|--:|--:|--:|--:|');
+  say('| client | pods | N | M | sync ms | sync CPU ms | watch events/s | watch CPU µs/event | heap after sync MB | rss MB | ok runs |');
+  say('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const [client, w] of s.runs) {
     const job = jobs.get(keyOf(client, w));
     if (!job) continue;
     const ok = job.results.filter((x) => x.status === 'ok');
     const bad = job.results.filter((x) => x.status !== 'ok').map((x) => x.status);
     const m = (k) => median(ok.map((x) => x[k]));
-    say(`| ${client} | ${w.size} | ${fmt(w.N)} | ${fmt(w.M)} | ${fmt(m('syncMs'))} | ${fmt(m('watchEventsPerSec'))} | ${fmt(m('heapMB'))} | ${fmt(m('rssMB'))} | ${ok.length}/${job.results.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''} |`);
+    say(`| ${client} | ${w.size} | ${fmt(w.N)} | ${fmt(w.M)} | ${fmt(m('syncMs'))} | ${fmt(m('syncCpuMs'))} | ${fmt(m('watchEventsPerSec'))} | ${fmt(m('watchCpuUsPerEvent'), 1)} | ${fmt(m('heapMB'))} | ${fmt(m('rssMB'))} | ${ok.length}/${job.results.length}${bad.length ? ` (${[...new Set(bad)].join(', ')})` : ''} |`);
   }
   say();
   for (const bar of s.bars) {
@@ -226,8 +234,16 @@ for (const s of wanted) {
     else if (bar.op === 'report') verdict = 'report';
     else if (bar.op === '>=' ? ratio >= bar.limit : ratio <= bar.limit) { verdict = 'PASS'; passed++; }
     else { verdict = 'FAIL'; failed++; }
-    say(`- ${bar.text}: **${fmt(ratio, 2)}x** ${verdict}`);
-    report.push({ scenario: s.id, bar: bar.text, ratio, verdict });
+    // The same comparison in CPU time (less sensitive to a loaded machine), as a throughput-like ratio.
+    const cpuMetric = { watchEventsPerSec: 'watchCpuUsPerEvent', syncMs: 'syncCpuMs' }[bar.metric];
+    let cpuNote = '';
+    if (cpuMetric) {
+      const ca = stat(...bar.a, cpuMetric).value, cb = stat(...bar.b, cpuMetric).value;
+      const cr = bar.metric === 'watchEventsPerSec' ? cb / ca : ca / cb;
+      if (Number.isFinite(cr)) cpuNote = ` (by CPU time: ${fmt(cr, 2)}x)`;
+    }
+    say(`- ${bar.text}: **${fmt(ratio, 2)}x** ${verdict}${cpuNote}`);
+    report.push({ scenario: s.id, bar: bar.text, ratio, verdict, cpuNote });
   }
   say();
 }

@@ -1,0 +1,3 @@
+// rxkube's informer with ten handlers, each counting every add and update (see rxkubeClient.mjs).
+import { rxkubeClient } from './rxkubeClient.mjs';
+export default rxkubeClient({ handlers: 10 });

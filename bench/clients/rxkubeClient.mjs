@@ -1,0 +1,67 @@
+// The rxkube side of the reference workload (../shared/bench): an informer over pods through the
+// client-node transport, with `handlers` handlers counting adds and updates. Builds the default
+// export of a client module as ../shared/bench/README.md defines it:
+//   async ({url, N, M}) => ({syncMs, watchMs, heapAfterSync})
+// syncMs: start to the N-th add delivered (the store is written before any handler hears, so it
+// holds N objects then); watchMs: from then to the M-th update delivered to every handler;
+// heapAfterSync: heapUsed after a gc at sync.
+// rxkube comes from dist/ (run `npm run build`); RXKUBE_MODULE=path points elsewhere (e.g. a .ts
+// entry under `node --import tsx`, to measure a change before it is built).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { KubeConfig } from '@kubernetes/client-node';
+
+const moduleUrl = process.env.RXKUBE_MODULE
+  ? pathToFileURL(resolve(process.env.RXKUBE_MODULE)).href
+  : new URL('../../dist/esm/index.js', import.meta.url).href;
+/** The rxkube module the clients measure. */
+export const rx = await import(moduleUrl);
+
+const pods = { group: '', version: 'v1', plural: 'pods', namespaced: true };
+
+/**
+ * @param {{ handlers?: number, transform?: (o: object) => object }} options
+ */
+export function rxkubeClient({ handlers = 1, transform } = {}) {
+  return async function ({ url, N, M }) {
+    const kc = new KubeConfig();
+    kc.loadFromOptions({
+      clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const transport = rx.clientNodeTransport(kc);
+    const inf = rx.informer(rx.listWatch(transport, pods), transform ? { transform } : {});
+    inf.errors$.subscribe((e) => console.error('informer error', e?.message));
+    let syncedAt = 0;
+    let lastAt = 0;
+    let handlersDone = 0;
+    let onSynced, onDone;
+    const synced = new Promise((r) => (onSynced = r));
+    const done = new Promise((r) => (onDone = r));
+    for (let h = 0; h < handlers; h++) {
+      let adds = 0;
+      let updates = 0;
+      inf.addEventHandler({
+        add: () => {
+          if (++adds === N && h === handlers - 1) onSynced(performance.now());
+        },
+        update: () => {
+          if (++updates === M && ++handlersDone === handlers) onDone(performance.now());
+        },
+      });
+    }
+    const t0 = performance.now();
+    inf.start();
+    syncedAt = await synced;
+    const syncMs = syncedAt - t0;
+    global.gc?.();
+    const heapAfterSync = process.memoryUsage().heapUsed;
+    const t1 = performance.now();
+    lastAt = await done;
+    await inf.stop();
+    transport.destroy();
+    return { syncMs, watchMs: lastAt - t1, heapAfterSync };
+  };
+}

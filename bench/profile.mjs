@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// CPU profile of one client run on the reference workload, summarised by self time.
+//
+// usage (from the repo root):
+//   node bench/profile.mjs [CLIENT=rxkube] [N=10000] [M=50000] [real|small] [--top 15] [--dir .cache/profiles]
+//   node bench/profile.mjs --summary some.cpuprofile [--top 15]
+// CLIENT: rxkube | rxkube-10-handlers | rxkube-strip-managed-fields | client-node | http-floor | a path.
+// Runs `node --cpu-prof --expose-gc ../shared/bench/run.mjs CLIENT N M size` (only the client
+// process is profiled, not the server), prints the run's figures, then the top functions by self
+// time and the same grouped by file. RXKUBE_MODULE and SHARED_BENCH work as in bench/run.mjs.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
+
+const argv = process.argv.slice(2);
+const flag = (name, dflt) => {
+  const i = argv.indexOf(`--${name}`);
+  if (i < 0) return dflt;
+  const v = argv[i + 1];
+  argv.splice(i, 2);
+  return v;
+};
+const TOP = Number(flag('top', '15'));
+const summaryOf = flag('summary', '');
+const dir = resolve(flag('dir', join(repo, '.cache/profiles')));
+
+const named = {
+  rxkube: resolve(here, 'clients/rxkube.mjs'),
+  'rxkube-10-handlers': resolve(here, 'clients/rxkube-10-handlers.mjs'),
+  'rxkube-strip-managed-fields': resolve(here, 'clients/rxkube-strip-managed-fields.mjs'),
+};
+
+/** Self time per call-frame, from a V8 .cpuprofile (samples x sampling interval). */
+export function summarise(profile, top = 15) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  const dt = profile.timeDeltas;
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const ms = (dt[i + 1] ?? dt[i] ?? 0) / 1000;
+    total += ms;
+    const node = byId.get(profile.samples[i]);
+    const cf = node.callFrame;
+    const file = cf.url ? cf.url.replace(/^file:\/\//, '') : '';
+    const key = `${cf.functionName || '(anonymous)'}\t${file ? `${short(file)}:${cf.lineNumber + 1}` : ''}`;
+    self.set(key, (self.get(key) ?? 0) + ms);
+  }
+  const rows = [...self].sort((a, b) => b[1] - a[1]);
+  const byFile = new Map();
+  for (const [k, ms] of rows) {
+    const file = k.split('\t')[1].replace(/:\d+$/, '') || k.split('\t')[0];
+    byFile.set(file, (byFile.get(file) ?? 0) + ms);
+  }
+  const pct = (ms) => `${((100 * ms) / total).toFixed(1).padStart(5)}%`;
+  const out = [`total ${total.toFixed(0)} ms sampled`, '', `top ${top} by self time:`, ' self ms    share  function  location'];
+  for (const [k, ms] of rows.slice(0, top)) {
+    const [fn, loc] = k.split('\t');
+    out.push(`${ms.toFixed(0).padStart(8)} ${pct(ms)}  ${fn}  ${loc}`);
+  }
+  out.push('', 'by file (self time):');
+  for (const [f, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${ms.toFixed(0).padStart(8)} ${pct(ms)}  ${f}`);
+  return out.join('\n');
+}
+
+function short(file) {
+  if (file.startsWith(repo)) return relative(repo, file);
+  const nm = file.indexOf('/node_modules/');
+  if (nm >= 0) return file.slice(nm + 1);
+  return file;
+}
+
+if (summaryOf) {
+  console.log(summarise(JSON.parse(readFileSync(summaryOf, 'utf8')), TOP));
+} else {
+  const [client = 'rxkube', N = '10000', M = '50000', size = 'real'] = argv;
+  mkdirSync(dir, { recursive: true });
+  const before = new Set(readdirSync(dir));
+  const modPath = named[client] ?? (['client-node', 'http-floor', 'parse-only'].includes(client) ? client : resolve(client));
+  const tsx = /\.[mc]?ts$/.test(process.env.RXKUBE_MODULE ?? '') ? ['--import', 'tsx'] : [];
+  const r = spawnSync(process.execPath, [...tsx, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--expose-gc', join(shared, 'run.mjs'), modPath, N, M, size], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 600_000,
+    killSignal: 'SIGINT',
+  });
+  process.stdout.write(r.stdout ?? '');
+  const fresh = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && !before.has(f));
+  if (!fresh.length) {
+    console.error('no profile written');
+    process.exit(1);
+  }
+  const file = fresh.map((f) => join(dir, f)).sort((a, b) => statSync(b).size - statSync(a).size)[0];
+  console.log(`profile: ${relative(repo, file)}\n`);
+  console.log(summarise(JSON.parse(readFileSync(file, 'utf8')), TOP));
+}

@@ -1,16 +1,20 @@
 /**
  * A persistent (immutable, structure-sharing) hash map from string keys to values: a hash array
- * mapped trie (HAMT, Bagwell 2001, laid out as Clojure's `PersistentHashMap`), with transient
+ * mapped trie (HAMT, Bagwell 2001) in the CHAMP layout (Steindorfer & Vinju 2015), with transient
  * in-place edits for batches (immutable.js `withMutations`, Clojure transients).
  *
  * Why: the store keeps one immutable snapshot per change. Copying a `Map` per event costs O(n); a
  * HAMT copies only the path from the root to the changed entry (at most 7 nodes of at most 32 slots),
  * so a change costs O(log32 n) and every earlier snapshot stays valid and unchanged.
  *
- * Layout, chosen to keep memory lean (no wrapper object per entry):
- * - a {@link BitmapNode} holds a 32-bit `bitmap` and a packed array of pairs `[key, value, ...]`, one
- *   pair per set bit, in bit order; a pair whose key is `null` holds a child node as its value;
- * - a {@link CollisionNode} holds the pairs of keys whose 32-bit hashes are all equal.
+ * Layout, chosen for memory and for few pointer hops per level:
+ * - an inner node is ONE plain array `[datamap, nodemap, owner, k0, v0, k1, v1, ..., childN, ..., child0]`:
+ *   the two 32-bit bitmaps say which of the 32 hash slots hold an inline key/value pair and which
+ *   hold a child node; pairs are packed in bit order after the header, children packed in reverse
+ *   bit order at the end. No object per entry, no object besides the array per node, and every
+ *   array has its exact length (inserts copy rather than grow in place, so no spare capacity);
+ * - a {@link CollisionNode} holds the pairs of keys whose 32-bit hashes are all equal (rare).
+ * The trie stays compact: a child left with a single pair is inlined into its parent.
  *
  * Transients: every node records the `owner` (a batch number, 0 for none) that created it. An edit
  * made with owner `o` changes in place the nodes whose owner is `o` (they were created by this same
@@ -36,10 +40,10 @@ export function newOwner(): number {
 }
 
 /**
- * A 32-bit hash of a string: the `s[0]*31^(n-1) + ...` polynomial (as Java's `String.hashCode`,
- * cheap and incremental) followed by murmur3's finaliser so that keys differing in their last
- * characters spread over the whole trie. The finaliser is a bijection: equal polynomial hashes stay
- * equal (the tests use this to force collisions, e.g. `"Aa"` and `"BB"`).
+ * A 32-bit hash of a string: the `s[0]*31^(n-1) + ...` polynomial (as Java's `String.hashCode`)
+ * followed by murmur3's finaliser so that keys differing in their last characters spread over the
+ * whole trie. The finaliser is a bijection: equal polynomial hashes stay equal (the tests use this
+ * to force collisions, e.g. `"Aa"` and `"BB"`).
  */
 export function hashString(s: string): number {
   let h = 0;
@@ -59,75 +63,118 @@ function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** An inner node: `arr` holds one `[key, value]` or `[null, child]` pair per set bit of `bitmap`. */
-class BitmapNode {
-  constructor(
-    public bitmap: number,
-    public arr: unknown[],
-    public owner: number,
-  ) {}
-}
+/** Header slots of an inner node. */
+const DATAMAP = 0;
+const NODEMAP = 1;
+const OWNER = 2;
+const HEAD = 3;
+
+/** An inner node (see the module comment for the layout). */
+type Inner = unknown[];
 
 /** A node for keys whose full 32-bit hashes are equal: `arr` holds `[key, value, ...]`. */
 class CollisionNode {
   constructor(
-    public hash: number,
+    readonly hash: number,
     public arr: unknown[],
-    public owner: number,
+    readonly owner: number,
   ) {}
 }
 
-type HNode = BitmapNode | CollisionNode;
+type HNode = Inner | CollisionNode;
 
 /** Reports whether a set added a key or a delete removed one (so the map can track its size). */
 interface SizeChange {
   delta: number;
 }
 
-function editable(node: HNode, owner: number): boolean {
-  return owner !== 0 && node.owner === owner;
-}
-
-/** `node` with `arr[i] = value`, in place when the owner allows. */
-function withSlot<N extends HNode>(node: N, i: number, value: unknown, owner: number): N {
-  if (editable(node, owner)) {
-    node.arr[i] = value;
+/** `node` with `node[i] = value`, in place when the owner allows. */
+function withSlot(node: Inner, i: number, value: unknown, owner: number): Inner {
+  if (owner !== 0 && node[OWNER] === owner) {
+    node[i] = value;
     return node;
   }
-  const arr = node.arr.slice();
-  arr[i] = value;
-  return (
-    node instanceof BitmapNode
-      ? new BitmapNode(node.bitmap, arr, owner)
-      : new CollisionNode(node.hash, arr, owner)
-  ) as N;
+  const out = node.slice();
+  out[OWNER] = owner;
+  out[i] = value;
+  return out;
 }
 
-/** `node` with the pair at `i` replaced by `[k, v]`. */
-function withPair(node: BitmapNode, i: number, k: unknown, v: unknown, owner: number): BitmapNode {
-  if (editable(node, owner)) {
-    node.arr[i] = k;
-    node.arr[i + 1] = v;
-    return node;
-  }
-  const arr = node.arr.slice();
-  arr[i] = k;
-  arr[i + 1] = v;
-  return new BitmapNode(node.bitmap, arr, owner);
+/** `node` with a new pair `[k, v]` at data position `i` for `bit`. Always a new, exact-size array. */
+function insertPair(node: Inner, bit: number, i: number, k: string, v: unknown, owner: number): Inner {
+  const len = node.length;
+  const out = new Array<unknown>(len + 2);
+  out[DATAMAP] = (node[DATAMAP] as number) | bit;
+  out[NODEMAP] = node[NODEMAP];
+  out[OWNER] = owner;
+  for (let j = HEAD; j < i; j++) out[j] = node[j];
+  out[i] = k;
+  out[i + 1] = v;
+  for (let j = i; j < len; j++) out[j + 2] = node[j];
+  return out;
 }
 
-/** `node` with the pair at `i` (for `bit`) removed. */
-function withoutPair(node: BitmapNode, bit: number, i: number, owner: number): BitmapNode {
-  if (editable(node, owner)) {
-    node.arr.splice(i, 2);
-    node.bitmap ^= bit;
-    return node;
-  }
-  const src = node.arr;
-  const arr = new Array<unknown>(src.length - 2);
-  for (let j = 0; j < i; j++) arr[j] = src[j];
-  for (let j = i + 2; j < src.length; j++) arr[j - 2] = src[j];
-  return new BitmapNode(node.bitmap ^ bit, arr, owner);
+/** `node` without the pair at data position `i` for `bit`. */
+function removePair(node: Inner, bit: number, i: number, owner: number): Inner {
+  const len = node.length;
+  const out = new Array<unknown>(len - 2);
+  out[DATAMAP] = (node[DATAMAP] as number) ^ bit;
+  out[NODEMAP] = node[NODEMAP];
+  out[OWNER] = owner;
+  for (let j = HEAD; j < i; j++) out[j] = node[j];
+  for (let j = i + 2; j < len; j++) out[j - 2] = node[j];
+  return out;
+}
+
+/** `node` with the pair at data position `i` (for `bit`) replaced by the child `sub`. */
+function pairToChild(node: Inner, bit: number, i: number, sub: HNode, owner: number): Inner {
+  const len = node.length;
+  const nodemap = node[NODEMAP] as number;
+  const r = popcount(nodemap & (bit - 1)); // the rank of the new child
+  const out = new Array<unknown>(len - 1);
+  out[DATAMAP] = (node[DATAMAP] as number) ^ bit;
+  out[NODEMAP] = nodemap | bit;
+  out[OWNER] = owner;
+  for (let j = HEAD; j < i; j++) out[j] = node[j];
+  // Data after the pair, then the children of rank >= r, move 2 left; the new child follows; the
+  // children of rank < r move 1 left.
+  for (let j = i + 2; j <= len - 1 - r; j++) out[j - 2] = node[j];
+  out[len - 2 - r] = sub;
+  for (let j = len - r; j < len; j++) out[j - 1] = node[j];
+  return out;
+}
+
+/** `node` with the child for `bit` replaced by the pair `[k, v]` (the inverse of {@link pairToChild}). */
+function childToPair(node: Inner, bit: number, k: unknown, v: unknown, owner: number): Inner {
+  const len = node.length;
+  const datamap = node[DATAMAP] as number;
+  const nodemap = node[NODEMAP] as number;
+  const i = HEAD + 2 * popcount(datamap & (bit - 1));
+  const x = len - 1 - popcount(nodemap & (bit - 1)); // the child's position
+  const out = new Array<unknown>(len + 1);
+  out[DATAMAP] = datamap | bit;
+  out[NODEMAP] = nodemap ^ bit;
+  out[OWNER] = owner;
+  for (let j = HEAD; j < i; j++) out[j] = node[j];
+  out[i] = k;
+  out[i + 1] = v;
+  for (let j = i; j < x; j++) out[j + 2] = node[j];
+  for (let j = x + 1; j < len; j++) out[j + 1] = node[j];
+  return out;
+}
+
+/** `node` without the child for `bit` (only reached if a child empties; the trie inlines earlier). */
+function removeChild(node: Inner, bit: number, owner: number): Inner {
+  const len = node.length;
+  const nodemap = node[NODEMAP] as number;
+  const x = len - 1 - popcount(nodemap & (bit - 1));
+  const out = new Array<unknown>(len - 1);
+  out[DATAMAP] = node[DATAMAP];
+  out[NODEMAP] = nodemap ^ bit;
+  out[OWNER] = owner;
+  for (let j = HEAD; j < x; j++) out[j] = node[j];
+  for (let j = x + 1; j < len; j++) out[j - 1] = node[j];
+  return out;
 }
 
 function pairNode(
@@ -144,32 +191,32 @@ function pairNode(
   // Distinct hashes differ in some 5-bit chunk at shift <= 30, so `shift` never exceeds 30 here.
   const b1 = (h1 >>> shift) & MASK;
   const b2 = (h2 >>> shift) & MASK;
-  if (b1 === b2)
-    return new BitmapNode(1 << b1, [null, pairNode(shift + BITS, k1, v1, h1, k2, v2, h2, owner)], owner);
-  const bitmap = (1 << b1) | (1 << b2);
-  return new BitmapNode(bitmap, b1 < b2 ? [k1, v1, k2, v2] : [k2, v2, k1, v1], owner);
+  if (b1 === b2) return [0, 1 << b1, owner, pairNode(shift + BITS, k1, v1, h1, k2, v2, h2, owner)];
+  return b1 < b2
+    ? [(1 << b1) | (1 << b2), 0, owner, k1, v1, k2, v2]
+    : [(1 << b1) | (1 << b2), 0, owner, k2, v2, k1, v1];
 }
 
 function nodeGet(root: HNode, hash: number, key: string): unknown {
   let node = root;
   let shift = 0;
   for (;;) {
-    if (node instanceof BitmapNode) {
-      const bit = 1 << ((hash >>> shift) & MASK);
-      if ((node.bitmap & bit) === 0) return undefined;
-      const i = 2 * popcount(node.bitmap & (bit - 1));
-      const k = node.arr[i];
-      if (k === null) {
-        node = node.arr[i + 1] as HNode;
-        shift += BITS;
-        continue;
-      }
-      return k === key ? node.arr[i + 1] : undefined;
+    if (node instanceof CollisionNode) {
+      if (node.hash !== hash) return undefined;
+      const arr = node.arr;
+      for (let i = 0; i < arr.length; i += 2) if (arr[i] === key) return arr[i + 1];
+      return undefined;
     }
-    if (node.hash !== hash) return undefined;
-    const arr = node.arr;
-    for (let i = 0; i < arr.length; i += 2) if (arr[i] === key) return arr[i + 1];
-    return undefined;
+    const bit = 1 << ((hash >>> shift) & MASK);
+    const datamap = node[DATAMAP] as number;
+    if ((datamap & bit) !== 0) {
+      const i = HEAD + 2 * popcount(datamap & (bit - 1));
+      return node[i] === key ? node[i + 1] : undefined;
+    }
+    const nodemap = node[NODEMAP] as number;
+    if ((nodemap & bit) === 0) return undefined;
+    node = node[node.length - 1 - popcount(nodemap & (bit - 1))] as HNode;
+    shift += BITS;
   }
 }
 
@@ -182,56 +229,52 @@ function nodeSet(
   owner: number,
   change: SizeChange,
 ): HNode {
-  if (node instanceof BitmapNode) {
-    const bit = 1 << ((hash >>> shift) & MASK);
-    const i = 2 * popcount(node.bitmap & (bit - 1));
-    if ((node.bitmap & bit) !== 0) {
-      const k = node.arr[i];
-      const v = node.arr[i + 1];
-      if (k === null) {
-        const child = v as HNode;
-        const next = nodeSet(child, shift + BITS, hash, key, value, owner, change);
-        return next === child ? node : withSlot(node, i + 1, next, owner);
+  if (node instanceof CollisionNode) {
+    if (node.hash === hash) {
+      const arr = node.arr;
+      for (let i = 0; i < arr.length; i += 2) {
+        if (arr[i] !== key) continue;
+        if (arr[i + 1] === value) return node;
+        if (owner !== 0 && node.owner === owner) {
+          arr[i + 1] = value;
+          return node;
+        }
+        const next = arr.slice();
+        next[i + 1] = value;
+        return new CollisionNode(hash, next, owner);
       }
-      if (k === key) return v === value ? node : withSlot(node, i + 1, value, owner);
       change.delta = 1;
-      const sub = pairNode(shift + BITS, k as string, v, hashString(k as string), key, value, hash, owner);
-      return withPair(node, i, null, sub, owner);
+      return new CollisionNode(hash, [...arr, key, value], owner);
     }
-    change.delta = 1;
-    if (editable(node, owner)) {
-      node.arr.splice(i, 0, key, value);
-      node.bitmap |= bit;
-      return node;
-    }
-    const src = node.arr;
-    const arr = new Array<unknown>(src.length + 2);
-    for (let j = 0; j < i; j++) arr[j] = src[j];
-    arr[i] = key;
-    arr[i + 1] = value;
-    for (let j = i; j < src.length; j++) arr[j + 2] = src[j];
-    return new BitmapNode(node.bitmap | bit, arr, owner);
+    // A different hash reached a collision node: push the collision node one level down.
+    const wrapper: Inner = [0, 1 << ((node.hash >>> shift) & MASK), owner, node];
+    return nodeSet(wrapper, shift, hash, key, value, owner, change);
   }
-  if (node.hash === hash) {
-    const arr = node.arr;
-    for (let i = 0; i < arr.length; i += 2) {
-      if (arr[i] === key) return arr[i + 1] === value ? node : withSlot(node, i + 1, value, owner);
-    }
+  const bit = 1 << ((hash >>> shift) & MASK);
+  const datamap = node[DATAMAP] as number;
+  const i = HEAD + 2 * popcount(datamap & (bit - 1));
+  if ((datamap & bit) !== 0) {
+    const k = node[i] as string;
+    if (k === key) return node[i + 1] === value ? node : withSlot(node, i + 1, value, owner);
     change.delta = 1;
-    if (editable(node, owner)) {
-      arr.push(key, value);
-      return node;
-    }
-    return new CollisionNode(hash, [...arr, key, value], owner);
+    const sub = pairNode(shift + BITS, k, node[i + 1], hashString(k), key, value, hash, owner);
+    return pairToChild(node, bit, i, sub, owner);
   }
-  // A different hash reached a collision node: push the collision node one level down.
-  const wrapper = new BitmapNode(1 << ((node.hash >>> shift) & MASK), [null, node], owner);
-  return nodeSet(wrapper, shift, hash, key, value, owner, change);
+  const nodemap = node[NODEMAP] as number;
+  if ((nodemap & bit) !== 0) {
+    const x = node.length - 1 - popcount(nodemap & (bit - 1));
+    const child = node[x] as HNode;
+    const next = nodeSet(child, shift + BITS, hash, key, value, owner, change);
+    return next === child ? node : withSlot(node, x, next, owner);
+  }
+  change.delta = 1;
+  return insertPair(node, bit, i, key, value, owner);
 }
 
-/** A node that holds a single key/value pair can be inlined into its parent. */
-function singlePair(node: HNode): boolean {
-  return node.arr.length === 2 && node.arr[0] !== null;
+/** The only pair of a node that holds exactly one pair and no child, else `undefined`. */
+function onlyPair(node: HNode): [unknown, unknown] | undefined {
+  if (node instanceof CollisionNode) return node.arr.length === 2 ? [node.arr[0], node.arr[1]] : undefined;
+  return node.length === HEAD + 2 && node[NODEMAP] === 0 ? [node[HEAD], node[HEAD + 1]] : undefined;
 }
 
 /** Returns the node without `key`, the same node when `key` is absent, `undefined` when emptied. */
@@ -243,57 +286,60 @@ function nodeRemove(
   owner: number,
   change: SizeChange,
 ): HNode | undefined {
-  if (node instanceof BitmapNode) {
-    const bit = 1 << ((hash >>> shift) & MASK);
-    if ((node.bitmap & bit) === 0) return node;
-    const i = 2 * popcount(node.bitmap & (bit - 1));
-    const k = node.arr[i];
-    if (k === null) {
-      const child = node.arr[i + 1] as HNode;
-      const next = nodeRemove(child, shift + BITS, hash, key, owner, change);
-      if (next === child) return node;
-      if (next === undefined) return node.bitmap === bit ? undefined : withoutPair(node, bit, i, owner);
-      // Keep the trie canonical: a child left with one pair is inlined here.
-      if (singlePair(next)) return withPair(node, i, next.arr[0], next.arr[1], owner);
-      return withSlot(node, i + 1, next, owner);
+  if (node instanceof CollisionNode) {
+    if (node.hash !== hash) return node;
+    const arr = node.arr;
+    for (let i = 0; i < arr.length; i += 2) {
+      if (arr[i] !== key) continue;
+      change.delta = -1;
+      if (arr.length === 2) return undefined;
+      const next = arr.slice();
+      next.splice(i, 2);
+      return new CollisionNode(hash, next, owner);
     }
-    if (k !== key) return node;
-    change.delta = -1;
-    return node.bitmap === bit ? undefined : withoutPair(node, bit, i, owner);
+    return node;
   }
-  if (node.hash !== hash) return node;
-  const arr = node.arr;
-  for (let i = 0; i < arr.length; i += 2) {
-    if (arr[i] !== key) continue;
+  const bit = 1 << ((hash >>> shift) & MASK);
+  const datamap = node[DATAMAP] as number;
+  if ((datamap & bit) !== 0) {
+    const i = HEAD + 2 * popcount(datamap & (bit - 1));
+    if (node[i] !== key) return node;
     change.delta = -1;
-    if (arr.length === 2) return undefined;
-    if (editable(node, owner)) {
-      arr.splice(i, 2);
-      return node;
-    }
-    const next = arr.slice();
-    next.splice(i, 2);
-    return new CollisionNode(hash, next, owner);
+    if (node.length === HEAD + 2) return undefined;
+    return removePair(node, bit, i, owner);
   }
-  return node;
+  const nodemap = node[NODEMAP] as number;
+  if ((nodemap & bit) === 0) return node;
+  const x = node.length - 1 - popcount(nodemap & (bit - 1));
+  const child = node[x] as HNode;
+  const next = nodeRemove(child, shift + BITS, hash, key, owner, change);
+  if (next === child) return node;
+  if (next === undefined) return node.length === HEAD + 1 ? undefined : removeChild(node, bit, owner);
+  // Keep the trie compact: a child left with one pair is inlined here.
+  const pair = onlyPair(next);
+  if (pair !== undefined) return childToPair(node, bit, pair[0], pair[1], owner);
+  return withSlot(node, x, next, owner);
 }
 
 function nodeForEach<V>(node: HNode, fn: (value: V, key: string) => void): void {
-  const arr = node.arr;
-  for (let i = 0; i < arr.length; i += 2) {
-    const k = arr[i];
-    if (k === null) nodeForEach(arr[i + 1] as HNode, fn);
-    else fn(arr[i + 1] as V, k as string);
+  if (node instanceof CollisionNode) {
+    const arr = node.arr;
+    for (let i = 0; i < arr.length; i += 2) fn(arr[i + 1] as V, arr[i] as string);
+    return;
   }
+  const end = HEAD + 2 * popcount(node[DATAMAP] as number);
+  for (let i = HEAD; i < end; i += 2) fn(node[i + 1] as V, node[i] as string);
+  for (let i = end; i < node.length; i++) nodeForEach(node[i] as HNode, fn);
 }
 
 function* nodeEntries<V>(node: HNode): Generator<[string, V]> {
-  const arr = node.arr;
-  for (let i = 0; i < arr.length; i += 2) {
-    const k = arr[i];
-    if (k === null) yield* nodeEntries<V>(arr[i + 1] as HNode);
-    else yield [k as string, arr[i + 1] as V];
+  if (node instanceof CollisionNode) {
+    for (let i = 0; i < node.arr.length; i += 2) yield [node.arr[i] as string, node.arr[i + 1] as V];
+    return;
   }
+  const end = HEAD + 2 * popcount(node[DATAMAP] as number);
+  for (let i = HEAD; i < end; i += 2) yield [node[i] as string, node[i + 1] as V];
+  for (let i = end; i < node.length; i++) yield* nodeEntries<V>(node[i] as HNode);
 }
 
 /**
@@ -334,7 +380,7 @@ export class PersistentMap<V> {
   set(key: string, value: V, owner = 0): PersistentMap<V> {
     const hash = hashString(key);
     if (this.root === undefined) {
-      return new PersistentMap<V>(new BitmapNode(1 << (hash & MASK), [key, value], owner), 1);
+      return new PersistentMap<V>([1 << (hash & MASK), 0, owner, key, value], 1);
     }
     const change: SizeChange = { delta: 0 };
     const root = nodeSet(this.root, 0, hash, key, value, owner, change);

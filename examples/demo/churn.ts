@@ -1,0 +1,110 @@
+// Changes the fake API server's pods at a steady rate: phase transitions, annotation updates,
+// creations and deletions, chosen by a seeded random generator so that runs are repeatable.
+import { interval, type SchedulerLike, type Subscription } from 'rxjs';
+import { realisticPod, type FakeApiServer } from '../../lib/testing/index.js';
+
+/** What the churn did so far. */
+export interface ChurnCounts {
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+}
+
+const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed'] as const;
+
+/** A small deterministic generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The demo's namespaces on the fake server. */
+export const demoNamespaces = ['shop', 'blog', 'search', 'payments', 'auth', 'batch'] as const;
+
+/** Seeds `count` realistic pods over the demo namespaces (or one namespace), in several phases. */
+export function seedPods(
+  api: FakeApiServer,
+  count: number,
+  namespace: string | undefined,
+): Array<[string, string]> {
+  const live: Array<[string, string]> = [];
+  for (let i = 0; i < count; i++) {
+    const ns = namespace ?? demoNamespaces[i % demoNamespaces.length];
+    const pod = realisticPod(i, ns);
+    // Most pods run; a few are still starting or have finished.
+    const phase = i % 10 === 0 ? 'Pending' : i % 17 === 0 ? 'Succeeded' : 'Running';
+    api.create('pods', { ...pod, status: { ...pod.status, phase } });
+    live.push([ns, pod.metadata.name]);
+  }
+  return live;
+}
+
+/**
+ * Starts the churn: every `tickMs`, `rate * tickMs / 1000` changes. Stops when unsubscribed.
+ * The counts object is updated in place.
+ */
+export function startChurn(
+  api: FakeApiServer,
+  live: Array<[string, string]>,
+  options: {
+    rate: number;
+    seed: number;
+    namespace: string | undefined;
+    firstIndex: number;
+    scheduler: SchedulerLike;
+  },
+  counts: ChurnCounts,
+): Subscription {
+  const rnd = random(options.seed);
+  const tickMs = 50;
+  let budget = 0;
+  let next = options.firstIndex;
+  const pick = () => Math.floor(rnd() * live.length);
+  return interval(tickMs, options.scheduler).subscribe(() => {
+    budget += (options.rate * tickMs) / 1000;
+    for (; budget >= 1; budget--) {
+      const r = rnd();
+      try {
+        if (r < 0.15 || live.length === 0) {
+          const ns = options.namespace ?? demoNamespaces[Math.floor(rnd() * demoNamespaces.length)];
+          const pod = realisticPod(next++, ns);
+          api.create('pods', { ...pod, status: { ...pod.status, phase: 'Pending' } });
+          live.push([ns, pod.metadata.name]);
+          counts.created++;
+        } else if (r < 0.28) {
+          const i = pick();
+          const [ns, name] = live[i];
+          live[i] = live[live.length - 1];
+          live.pop();
+          api.delete('pods', ns, name);
+          counts.deleted++;
+        } else if (r < 0.65) {
+          const [ns, name] = live[pick()];
+          const phase = PHASES[Math.floor(rnd() * PHASES.length)];
+          api.patch('pods', ns, name, { status: { phase } }, 'merge');
+          counts.updated++;
+        } else {
+          const [ns, name] = live[pick()];
+          api.patch(
+            'pods',
+            ns,
+            name,
+            { metadata: { annotations: { 'demo/heartbeat': String(Math.floor(rnd() * 1e9)) } } },
+            'merge',
+          );
+          counts.updated++;
+        }
+      } catch {
+        // A patch that changes nothing, or a race with a deletion: count it and go on.
+        counts.failed++;
+      }
+    }
+  });
+}

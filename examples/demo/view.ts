@@ -1,0 +1,84 @@
+// The demo's live view: a compact table redrawn in place on a terminal, one line per refresh
+// otherwise (CI logs, pipes), and the final summary.
+
+/** One refresh worth of figures. */
+export interface Frame {
+  readonly title: string;
+  readonly elapsedMs: number;
+  readonly durationMs: number;
+  readonly eventsPerSecond: number;
+  readonly changesPerSecond: number | undefined;
+  readonly objects: number;
+  readonly resourceVersion: string;
+  readonly synced: boolean;
+  /** namespace -> phase -> count (the largest namespaces first). */
+  readonly table: ReadonlyArray<{
+    readonly namespace: string;
+    readonly phases: ReadonlyMap<string, number>;
+    readonly total: number;
+  }>;
+  readonly phases: ReadonlyArray<string>;
+  readonly handlers: ReadonlyArray<{
+    readonly name: string;
+    readonly handled: number;
+    readonly queued: number;
+    readonly lagMs: number;
+  }>;
+  readonly listerLines: ReadonlyArray<string>;
+  readonly errors: number;
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const padEnd = (s: string | number, n: number) => String(s).padEnd(n);
+
+/** The frame as lines of a table. */
+export function renderFrame(f: Frame): string[] {
+  const secs = (ms: number) => `${Math.floor(ms / 1000)}s`;
+  const lines = [
+    `${f.title} · ${secs(f.elapsedMs)} / ${secs(f.durationMs)}${f.synced ? '' : ' · listing…'}`,
+    `events/s ${pad(Math.round(f.eventsPerSecond), 6)}` +
+      (f.changesPerSecond === undefined ? '' : `   changes/s ${pad(Math.round(f.changesPerSecond), 6)}`) +
+      `   store ${f.objects} objects at rv ${f.resourceVersion || '-'}   errors ${f.errors}`,
+    '',
+    `${padEnd('namespace', 14)}${f.phases.map((p) => pad(p, 11)).join('')}${pad('total', 8)}`,
+    ...f.table.map(
+      (row) =>
+        `${padEnd(row.namespace, 14)}${f.phases.map((p) => pad(row.phases.get(p) ?? 0, 11)).join('')}${pad(row.total, 8)}`,
+    ),
+    '',
+    `${padEnd('handler', 14)}${pad('handled', 10)}${pad('queued', 9)}${pad('lag', 10)}`,
+    ...f.handlers.map(
+      (h) =>
+        `${padEnd(h.name, 14)}${pad(h.handled, 10)}${pad(h.queued, 9)}${pad(`${Math.round(h.lagMs)} ms`, 10)}`,
+    ),
+    '',
+    ...f.listerLines,
+  ];
+  return lines;
+}
+
+/** The frame as one plain line, for output that is not a terminal. */
+export function renderLine(f: Frame): string {
+  const handlers = f.handlers
+    .map((h) => `${h.name}=${h.handled}/${h.queued}q/${Math.round(h.lagMs)}ms`)
+    .join(' ');
+  return (
+    `[${(f.elapsedMs / 1000).toFixed(0).padStart(3)}s] events/s=${Math.round(f.eventsPerSecond)}` +
+    (f.changesPerSecond === undefined ? '' : ` changes/s=${Math.round(f.changesPerSecond)}`) +
+    ` objects=${f.objects} synced=${f.synced} ${handlers} errors=${f.errors}`
+  );
+}
+
+/** Writes frames: in place on a terminal (cursor up, clear down), appended otherwise. */
+export function frameWriter(out: { write(s: string): unknown; isTTY?: boolean }): (f: Frame) => void {
+  let previous = 0;
+  return (f) => {
+    if (out.isTTY) {
+      const lines = renderFrame(f);
+      out.write((previous > 0 ? `\x1b[${previous}A\x1b[J` : '') + lines.join('\n') + '\n');
+      previous = lines.length;
+    } else {
+      out.write(renderLine(f) + '\n');
+    }
+  };
+}

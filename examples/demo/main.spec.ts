@@ -4,6 +4,10 @@ import { describe, expect, it } from '@jest/globals';
 import { asyncScheduler } from 'rxjs';
 import { runDemo, renderSummary } from './main.js';
 import { parseDemoArgs } from './args.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { realisticPod, startFakeApiServer } from '../../lib/testing/index.js';
 
 describe('demo (npm start)', () => {
   it('runs briefly against the fake API server, sees the churn, converges and ends by itself', async () => {
@@ -42,5 +46,32 @@ describe('demo (npm start)', () => {
     expect(parseDemoArgs(['--kubeconfig', '/k'], { KUBECONFIG: '/tmp/a' }).options.kubeconfig).toBe('/k');
     expect(() => parseDemoArgs(['--duration', 'soon'], {})).toThrow('--duration');
     expect(parseDemoArgs(['--help'], {}).help).toBe(true);
+  });
+
+  it('with --kubeconfig watches that cluster read-only: lists and watches, never writes', async () => {
+    const api = await startFakeApiServer();
+    const dir = await mkdtemp(join(tmpdir(), 'rxkube-demo-'));
+    try {
+      for (let i = 0; i < 40; i++) api.create('pods', realisticPod(i, i % 2 ? 'kube-system' : 'default'));
+      const file = join(dir, 'kubeconfig');
+      await api.writeKubeConfig(file);
+      let output = '';
+      const summary = await runDemo(
+        { durationMs: 1_500, refreshMs: 500, kubeconfig: file },
+        { out: { write: (s: string) => (output += s) }, scheduler: asyncScheduler },
+      );
+      expect(summary.source).toBe('cluster');
+      expect(summary.churn).toBeUndefined();
+      expect(summary.converged).toBeUndefined();
+      expect(summary.objects).toBe(40);
+      expect(summary.events.add).toBe(40);
+      expect(summary.namespaces).toBe(2);
+      const verbs = new Set(api.requests.filter((r) => r.resource !== undefined).map((r) => r.verb));
+      expect([...verbs].sort()).toEqual(['list', 'watch']);
+      expect(output).toContain('cluster from kubeconfig (read-only)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await api.close();
+    }
   });
 });

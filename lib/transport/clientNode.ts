@@ -77,7 +77,6 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         headers: { ...auth.headers, Accept: 'application/json' },
         auth: auth.auth,
         agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
-        signal: req.signal,
       };
       if (secure) {
         options.ca = auth.ca;
@@ -101,6 +100,15 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
             body: res,
           });
         });
+        // Not http.request's `signal` option: aborting through it a response that has just ended
+        // (a consumer unsubscribing on the last event) destroys a socket already back in the pool,
+        // and the AbortError surfaces as an uncaught exception. A finished response needs no abort.
+        const onAbort = (): void => {
+          if (request.res?.complete) return;
+          request.destroy(new DOMException('This operation was aborted', 'AbortError'));
+        };
+        req.signal.addEventListener('abort', onAbort, { once: true });
+        request.on('close', () => req.signal.removeEventListener('abort', onAbort));
         request.on('error', reject);
         request.end();
       });

@@ -190,6 +190,26 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     expect(events[0]!.type === 'ERROR' && events[0]!.object.reason).toBe('Expired');
   });
 
+  it('a consumer may unsubscribe from within the last event of a stream (no uncaught AbortError)', async () => {
+    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'last' });
+    for (let round = 0; round < 5; round++) {
+      const before = api.openWatches();
+      const seen = new Promise<string>((resolve, reject) => {
+        const sub: Subscription = lw.watch({ resourceVersion: api.resourceVersion }).subscribe({
+          next: (e) => {
+            sub.unsubscribe();
+            resolve(eventSummary(e));
+          },
+          error: reject,
+        });
+      });
+      await api.waitForWatches(before + 1);
+      api.faults.sendWatchError({ code: 410, reason: 'Expired' });
+      await expect(seen).resolves.toBe('ERROR 410');
+      await eventually(() => api.openWatches() === before, 'the watch closed');
+    }
+  });
+
   it('completes a watch the server ends cleanly', async () => {
     const before = api.openWatches();
     const done = all(listWatch<Obj>(transport, configmaps, { namespace: 'clean' }).watch({ resourceVersion: api.resourceVersion }));

@@ -49,10 +49,10 @@ const SYNCED: FifoSynced = Object.freeze({ type: 'synced' as const });
  * transform throws) are skipped and reported to `onError`; the stream goes on.
  *
  * ```text
- * events: -(a1 b1 a2)----(r)--|     a1 a2: versions of key a; r = replace [a3, b1]
- * output: -(s A B)-------(C D)-|    s = synced (the first event was not a list)
- *                                  A = a [Added a1, Updated a2], B = b [Added b1]
- *                                  C = a [Sync a3], D = b [Sync b1]
+ * events: -(abA)----r-----|     a, A: versions of key a; b: key b; r = replace [a3, b1]
+ * output: -(sXY)----(CD)--|     s = synced (the first event was not a list)
+ *                               X = a [Added a, Updated A], Y = b [Added b]
+ *                               C = a [Sync a3], D = b [Sync b1]
  * ```
  *
  * @example

@@ -307,3 +307,54 @@ describe('deltaFifo operator', () => {
     expect(out).toEqual(['synced', 'a: Added 10', 'a: Updated 20']);
   });
 });
+
+describe('docs/fifo.md diagrams', () => {
+  const a = add('a', 1);
+  const A = upd('a', 2);
+  const b = add('b', 1);
+  const B = upd('b', 2);
+
+  it('bursts', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      expectObservable(readable(cold('-(aAb)-----B--|', { a, A, b, B }).pipe(fifo()))).toBe(
+        '-(sXY)-----Z--|',
+        {
+          s: 'synced',
+          X: 'a: Added 1, Updated 2',
+          Y: 'b: Added 1',
+          Z: 'b: Updated 2',
+        },
+      );
+    });
+  });
+
+  it('demand', () => {
+    testScheduler().run(({ cold, hot, expectObservable }) => {
+      const pull$ = hot('-------------1--1', { 1: 1 });
+      expectObservable(readable(cold('-a--b--A--|', { a, A, b }).pipe(fifo({ pull$ })))).toBe(
+        '-s-----------X--(Y|)',
+        {
+          s: 'synced',
+          X: 'a: Added 1, Updated 2',
+          Y: 'b: Added 1',
+        },
+      );
+    });
+  });
+
+  it('the operator docblock', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const r = rep(obj('a', 3), obj('b', 1));
+      expectObservable(readable(cold('-(abA)----r-----|', { a, b, A, r }).pipe(fifo()))).toBe(
+        '-(sXY)----(CD)--|',
+        {
+          s: 'synced',
+          X: 'a: Added 1, Updated 2',
+          Y: 'b: Added 1',
+          C: 'a: Sync 3',
+          D: 'b: Sync 1',
+        },
+      );
+    });
+  });
+});

@@ -88,7 +88,9 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         if (auth.rejectUnauthorized !== undefined) options.rejectUnauthorized = auth.rejectUnauthorized;
       }
       return new Promise<TransportResponse>((resolve, reject) => {
+        let response: NodeHttp.IncomingMessage | undefined;
         const request = (secure ? https : http).request(options, (res) => {
+          response = res;
           // The body's own iterator reports its errors; this keeps an unread body from throwing.
           res.on('error', () => undefined);
           resolve({
@@ -104,7 +106,7 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         // (a consumer unsubscribing on the last event) destroys a socket already back in the pool,
         // and the AbortError surfaces as an uncaught exception. A finished response needs no abort.
         const onAbort = (): void => {
-          if (request.res?.complete) return;
+          if (response?.complete) return;
           request.destroy(new DOMException('This operation was aborted', 'AbortError'));
         };
         req.signal.addEventListener('abort', onAbort, { once: true });

@@ -87,12 +87,10 @@ export class DeltaFifoQueue<T> implements FifoQueue<T> {
     }
 
     // Deletion detection against what is queued: the newest queued state is the last known one.
-    let queuedDeletions = 0;
     for (const [key, deltas] of this.items) {
       if (keys.has(key)) continue;
       let last = deltas[deltas.length - 1].object;
       if (last instanceof DeletedFinalStateUnknown) last = last.obj;
-      queuedDeletions++;
       this.queueAction(
         key,
         DeltaType.Deleted,
@@ -108,14 +106,15 @@ export class DeltaFifoQueue<T> implements FifoQueue<T> {
         if (keys.has(key) || this.items.has(key)) continue;
         // client-go places a tombstone without an object if the store lost it meanwhile.
         const last = known.getByKey(key) as T;
-        queuedDeletions++;
         this.queueAction(key, DeltaType.Deleted, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last));
       }
     }
 
     if (!this.populated) {
       this.populated = true;
-      this.initialPopulationCount = keys.size + queuedDeletions;
+      // client-go counts `len(keys) + queuedDeletions`; before the first list only a resync can have
+      // queued anything, so that is the queue's length, which stays right when a transform throws.
+      this.initialPopulationCount = this.queue.length;
     }
   }
 

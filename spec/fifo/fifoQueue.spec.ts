@@ -322,6 +322,22 @@ describe('fifo queue', () => {
       expect((errors[0] as TransformError).object).toEqual(obj('a', -1));
     });
 
+    it('F10: an item of the first Replace whose transform throws does not hold hasSynced back', () => {
+      const errors: RxkubeError[] = [];
+      const f = q(mode, {
+        onError: (e) => errors.push(e),
+        transform: (o) => {
+          if (o.name === 'bad') throw new Error('no');
+          return o;
+        },
+      });
+      f.replace([obj('a', 1), obj('bad', 1)], '1');
+      expect(f.pop()?.key).toBe('a');
+      expect(f.pop()).toBeUndefined();
+      expect(f.hasSynced).toBe(true);
+      expect(errors).toHaveLength(1);
+    });
+
     it('an object without a key is skipped and reported as a KeyError; the queue goes on', () => {
       const errors: RxkubeError[] = [];
       const f = createFifoQueue<{ metadata?: { name?: string } }>({ mode, onError: (e) => errors.push(e) });

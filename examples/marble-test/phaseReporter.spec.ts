@@ -5,9 +5,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { asyncScheduler, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { informer } from '../../lib/informer/informer.js';
-import type { WatchEvent } from '../../lib/index.js';
-import { fakeListWatch, listPage } from '../../lib/testing/marbles.js';
+import { informer, type WatchEvent } from '../../lib/index.js'; // 'rxkube'
+import { fakeListWatch, listPage } from '../../lib/testing/index.js'; // 'rxkube/testing'
 import { phaseReporter } from './phaseReporter.js';
 
 const pod = (name: string, rv: string, phase: string, labels?: Record<string, string>): V1Pod => ({

@@ -1,8 +1,7 @@
 // A handler worth testing: it reports pod phase transitions, and nothing else (not label changes,
 // not resyncs). In an app, import from 'rxkube'.
 import type { V1Pod } from '@kubernetes/client-node';
-import { DeletedFinalStateUnknown } from '../../lib/index.js';
-import type { ResourceEventHandler } from '../../lib/informer/resourceEventHandler.js';
+import { DeletedFinalStateUnknown, type ResourceEventHandler } from '../../lib/index.js'; // 'rxkube'
 
 /** Builds the handler; `report` gets one line per transition. */
 export function phaseReporter(report: (line: string) => void): ResourceEventHandler<V1Pod> {

@@ -19,7 +19,9 @@ import {
  */
 @Injectable({ providedIn: 'root' })
 export class PodsService {
-  private readonly factory = sharedInformerFactory(fetchTransport({ baseUrl: '/k8s' }), { namespace: 'shop' });
+  private readonly factory = sharedInformerFactory(fetchTransport({ baseUrl: '/k8s' }), {
+    namespace: 'shop',
+  });
   private readonly pods: SharedInformer<V1Pod> = this.factory.pods();
 
   /** Every store snapshot: the current one first, then one per change. */

@@ -27,7 +27,14 @@ import type { Transport } from '../transport/transport.js';
 import { builtInResources, resourceName } from './builtInResources.js';
 import { withLister, type SharedInformer } from './informerWithLister.js';
 
-/** The selectors a shared informer factory sends on every list and watch of its informers. */
+/**
+ * The selectors a shared informer factory sends on every list and watch of its informers.
+ *
+ * @example
+ * ```ts
+ * const selectors: ListSelectors = { labelSelector: 'app=web', fieldSelector: 'spec.nodeName=node-1' };
+ * ```
+ */
 export interface ListSelectors {
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
@@ -93,12 +100,25 @@ export interface InformerForOptions<T> {
   readonly indexers?: Indexers<T>;
 }
 
-/** Options of the typed accessors (`pods()`, ...): those of {@link InformerForOptions}. */
+/**
+ * Options of the typed accessors (`pods()`, ...): those of {@link InformerForOptions}.
+ *
+ * @example
+ * ```ts
+ * factory.pods({ namespace: 'shop', resyncPeriod: 30_000 });
+ * ```
+ */
 export type AccessorOptions<T> = InformerForOptions<T>;
 
 /**
  * Keeps one informer per resource and namespace and starts, syncs and shuts them down together
  * (client-go's `SharedInformerFactory`). See {@link sharedInformerFactory}.
+ *
+ * @example
+ * ```ts
+ * const factory: SharedInformerFactory = sharedInformerFactory(kubeConfig);
+ * factory.start();
+ * ```
  */
 export interface SharedInformerFactory {
   /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */

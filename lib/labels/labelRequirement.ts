@@ -3,6 +3,11 @@ import { LabelSelectorParseError } from './labelSelectorParseError.js';
 /**
  * The operators of a label selector requirement, as Kubernetes names them (`selection.Operator`).
  * `GreaterThan`/`LessThan` (`a>1`, `a<5`) compare integer label values, as node affinity does.
+ *
+ * @example
+ * ```ts
+ * parseLabelSelector('env notin (dev)').requirements[0].operator; // 'NotIn'
+ * ```
  */
 export type LabelSelectorOperator =
   | 'Exists'
@@ -15,7 +20,14 @@ export type LabelSelectorOperator =
   | 'GreaterThan'
   | 'LessThan';
 
-/** A set of labels, as `metadata.labels` carries them. */
+/**
+ * A set of labels, as `metadata.labels` carries them.
+ *
+ * @example
+ * ```ts
+ * const labels: Labels = { app: 'web', tier: 'frontend' };
+ * ```
+ */
 export type Labels = { readonly [key: string]: string };
 
 /**
@@ -37,7 +49,15 @@ const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const INTEGER = /^[-+]?[0-9]+$/;
 
-/** Why `key` is not a valid label key (a qualified name: `[prefix/]name`), or undefined if it is. */
+/**
+ * Why `key` is not a valid label key (a qualified name: `[prefix/]name`), or undefined if it is.
+ *
+ * @example
+ * ```ts
+ * labelKeyProblem('app.kubernetes.io/name'); // undefined
+ * labelKeyProblem('-app');                   // "key name \"-app\" must be alphanumeric, ..."
+ * ```
+ */
 export function labelKeyProblem(key: string): string | undefined {
   const parts = key.split('/');
   if (parts.length > 2) return `key ${JSON.stringify(key)} has more than one '/'`;
@@ -57,7 +77,15 @@ export function labelKeyProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** Why `value` is not a valid label value, or undefined if it is. The empty string is valid. */
+/**
+ * Why `value` is not a valid label value, or undefined if it is. The empty string is valid.
+ *
+ * @example
+ * ```ts
+ * labelValueProblem('');       // undefined
+ * labelValueProblem('a b');    // "value \"a b\" must be alphanumeric, ..."
+ * ```
+ */
 export function labelValueProblem(value: string): string | undefined {
   if (value.length > 63) return `value ${JSON.stringify(value)} is longer than 63 characters`;
   if (value !== '' && !NAME.test(value)) {
@@ -161,7 +189,14 @@ export function requirementMatcher(req: LabelRequirement): (labels: Labels | und
   }
 }
 
-/** The string form of one requirement, as Kubernetes writes it (`a in (x,y)`, `!a`, `a!=b`). */
+/**
+ * The string form of one requirement, as Kubernetes writes it (`a in (x,y)`, `!a`, `a!=b`).
+ *
+ * @example
+ * ```ts
+ * requirementToString(labelRequirement('tier', 'In', ['web', 'cache'])); // 'tier in (cache,web)'
+ * ```
+ */
 export function requirementToString(req: LabelRequirement): string {
   const v = req.values;
   switch (req.operator) {

@@ -6,6 +6,11 @@ import { IndexNotFoundError } from '../store/indexErrors.js';
 /**
  * The read side of a store snapshot that a lister needs (client-go's `Indexer` reads). rxkube's
  * `Store` snapshots are these; `byIndex` throws `IndexNotFoundError` for an index it does not have.
+ *
+ * @example
+ * ```ts
+ * const source: ListerSource<V1Pod> = informer.getStore();
+ * ```
  */
 export interface ListerSource<T> {
   list(): ReadonlyArray<T>;

@@ -1,6 +1,13 @@
 import { map, type OperatorFunction } from 'rxjs';
 
-/** Anything with the store's `list()`: a store snapshot as `store$` emits it. */
+/**
+ * Anything with the store's `list()`: a store snapshot as `store$` emits it.
+ *
+ * @example
+ * ```ts
+ * const snapshot: ListableSnapshot<V1Pod> = informer.getStore();
+ * ```
+ */
 export interface ListableSnapshot<T> {
   list(): ReadonlyArray<T>;
 }

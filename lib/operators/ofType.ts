@@ -1,10 +1,24 @@
 import { filter, type OperatorFunction } from 'rxjs';
 import type { Notification } from '../informer/notification.js';
 
-/** The notification types: `'add' | 'update' | 'delete'`. */
+/**
+ * The notification types: `'add' | 'update' | 'delete'`.
+ *
+ * @example
+ * ```ts
+ * const wanted: NotificationType[] = ['add', 'delete'];
+ * ```
+ */
 export type NotificationType = Notification<unknown>['type'];
 
-/** The notifications of `T` whose type is one of `K`. */
+/**
+ * The notifications of `T` whose type is one of `K`.
+ *
+ * @example
+ * ```ts
+ * const onUpdate = (n: NotificationOfType<V1Pod, 'update'>) => diff(n.oldObject, n.newObject);
+ * ```
+ */
 export type NotificationOfType<T, K extends NotificationType> = Extract<
   Notification<T>,
   { readonly type: K }

@@ -5,6 +5,11 @@ import { metaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
 /**
  * What a predicate extracts from an object to decide whether it changed (kube-rs's `Predicate`):
  * two states with the same value are the same for the controller. `undefined` means "always pass".
+ *
+ * @example
+ * ```ts
+ * const labelsPredicate: Predicate<KubeObject> = (obj) => JSON.stringify(obj.metadata?.labels ?? {});
+ * ```
  */
 export type Predicate<T> = (obj: T) => string | number | undefined;
 

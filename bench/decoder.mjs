@@ -1,7 +1,12 @@
 // Measures rxkube's watch decoder and transports against ../shared/bench's `http-floor` on the
 // reference workload (N realistic pods listed, then M MODIFIED events on one watch).
 //
-//   node bench/decoder.mjs [rounds=3] [N=10000] [M=50000]
+//   node bench/decoder.mjs [rounds=3] [N=10000] [M=50000]      end to end, through run.mjs
+//   node bench/decoder.mjs micro [rounds=7] [M=50000]            the decoder alone, in process
+//
+// `micro` serialises M MODIFIED events of realistic pods (../shared/bench/pods.mjs), cuts them into
+// 64 KiB chunks as a socket would deliver them, and times the floor's inline loop (Buffer newline
+// search, toString, JSON.parse, Map) against the same loop with rxkube's watchDecoder, alternating.
 //
 // Runs every client `rounds` times, alternating, each in its own process through
 // `node --expose-gc --import tsx ../shared/bench/run.mjs bench/decoder.mjs` (this file is also
@@ -109,7 +114,62 @@ export default async function (args) {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+async function micro(rounds, M) {
+  const { pod } = await import(new URL('../../shared/bench/pods.mjs', import.meta.url).href);
+  const { watchDecoder } = await import('../lib/listwatch/watchDecoder.ts');
+  const all = Buffer.from(Array.from({ length: M }, (_, j) => JSON.stringify({ type: 'MODIFIED', object: pod(j % 10000, 20000 + j) }) + '\n').join(''));
+  const chunks = [];
+  for (let i = 0; i < all.length; i += 65536) chunks.push(all.subarray(i, i + 65536));
+  const plain = chunks.map((c) => new Uint8Array(c.buffer, c.byteOffset, c.length));
+  const key = (o) => `${o.metadata.namespace}/${o.metadata.name}`;
+  const variants = {
+    floor: () => {
+      const map = new Map(); let rest = null, n = 0;
+      for (let chunk of chunks) {
+        if (rest) chunk = Buffer.concat([rest, chunk]);
+        let i = 0, j;
+        while ((j = chunk.indexOf(10, i)) >= 0) { const ev = JSON.parse(chunk.toString('utf8', i, j)); i = j + 1; map.set(key(ev.object), ev.object); n++; }
+        rest = i < chunk.length ? chunk.subarray(i) : null;
+      }
+      return n;
+    },
+    decoder: () => {
+      const map = new Map(); let n = 0;
+      const d = watchDecoder((ev) => { map.set(key(ev.object), ev.object); n++; });
+      for (const chunk of chunks) d.write(chunk);
+      d.end();
+      return n;
+    },
+    'decoder-u8': () => {
+      const map = new Map(); let n = 0;
+      const d = watchDecoder((ev) => { map.set(key(ev.object), ev.object); n++; });
+      for (const chunk of plain) d.write(chunk);
+      d.end();
+      return n;
+    },
+  };
+  const times = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const name of r % 2 ? Object.keys(variants).reverse() : Object.keys(variants)) {
+      global.gc?.();
+      const t0 = performance.now();
+      const n = variants[name]();
+      times[name].push(performance.now() - t0);
+      if (n !== M) throw new Error(`${name} decoded ${n} of ${M}`);
+    }
+  }
+  const floor = median(times.floor);
+  console.log(`decoder alone: M=${M} events (${(all.length / 2 ** 20).toFixed(0)} MiB, ${chunks.length} chunks of 64 KiB), ${rounds} rounds, medians; ratio = floor's time / variant's time`);
+  for (const [name, ts] of Object.entries(times)) {
+    const m = median(ts);
+    console.log(`${name.padEnd(11)} ${m.toFixed(0).padStart(6)} ms  ${Math.round(M / (m / 1000)).toString().padStart(7)} events/s  ratio ${(floor / m).toFixed(2)}`);
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'micro') {
+  const [, rounds = '7', M = '50000'] = process.argv.slice(2);
+  await micro(Number(rounds), Number(M));
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [rounds = '3', N = '10000', M = '50000'] = process.argv.slice(2);
   const clients = ['http-floor', 'decoder', 'decoder-u8', 'listwatch-node', 'listwatch-fetch', 'client-node'];
   const results = Object.fromEntries(clients.map((c) => [c, []]));

@@ -83,10 +83,12 @@ class CollisionNode {
 
 type HNode = Inner | CollisionNode;
 
-/** Reports whether a set added a key or a delete removed one (so the map can track its size). */
-interface SizeChange {
-  delta: number;
-}
+/**
+ * Set by the last `nodeSet` / `nodeRemove` call: +1 if it added a key, -1 if it removed one, else 0
+ * (so the map can track its size). A module variable rather than an object per call: nothing
+ * re-enters these functions.
+ */
+let sizeDelta = 0;
 
 /** `node` with `node[i] = value`, in place when the owner allows. */
 function withSlot(node: Inner, i: number, value: unknown, owner: number): Inner {
@@ -227,7 +229,6 @@ function nodeSet(
   key: string,
   value: unknown,
   owner: number,
-  change: SizeChange,
 ): HNode {
   if (node instanceof CollisionNode) {
     if (node.hash === hash) {
@@ -243,12 +244,12 @@ function nodeSet(
         next[i + 1] = value;
         return new CollisionNode(hash, next, owner);
       }
-      change.delta = 1;
+      sizeDelta = 1;
       return new CollisionNode(hash, [...arr, key, value], owner);
     }
     // A different hash reached a collision node: push the collision node one level down.
     const wrapper: Inner = [0, 1 << ((node.hash >>> shift) & MASK), owner, node];
-    return nodeSet(wrapper, shift, hash, key, value, owner, change);
+    return nodeSet(wrapper, shift, hash, key, value, owner);
   }
   const bit = 1 << ((hash >>> shift) & MASK);
   const datamap = node[DATAMAP] as number;
@@ -256,7 +257,7 @@ function nodeSet(
   if ((datamap & bit) !== 0) {
     const k = node[i] as string;
     if (k === key) return node[i + 1] === value ? node : withSlot(node, i + 1, value, owner);
-    change.delta = 1;
+    sizeDelta = 1;
     const sub = pairNode(shift + BITS, k, node[i + 1], hashString(k), key, value, hash, owner);
     return pairToChild(node, bit, i, sub, owner);
   }
@@ -264,10 +265,10 @@ function nodeSet(
   if ((nodemap & bit) !== 0) {
     const x = node.length - 1 - popcount(nodemap & (bit - 1));
     const child = node[x] as HNode;
-    const next = nodeSet(child, shift + BITS, hash, key, value, owner, change);
+    const next = nodeSet(child, shift + BITS, hash, key, value, owner);
     return next === child ? node : withSlot(node, x, next, owner);
   }
-  change.delta = 1;
+  sizeDelta = 1;
   return insertPair(node, bit, i, key, value, owner);
 }
 
@@ -278,20 +279,13 @@ function onlyPair(node: HNode): [unknown, unknown] | undefined {
 }
 
 /** Returns the node without `key`, the same node when `key` is absent, `undefined` when emptied. */
-function nodeRemove(
-  node: HNode,
-  shift: number,
-  hash: number,
-  key: string,
-  owner: number,
-  change: SizeChange,
-): HNode | undefined {
+function nodeRemove(node: HNode, shift: number, hash: number, key: string, owner: number): HNode | undefined {
   if (node instanceof CollisionNode) {
     if (node.hash !== hash) return node;
     const arr = node.arr;
     for (let i = 0; i < arr.length; i += 2) {
       if (arr[i] !== key) continue;
-      change.delta = -1;
+      sizeDelta = -1;
       if (arr.length === 2) return undefined;
       const next = arr.slice();
       next.splice(i, 2);
@@ -304,7 +298,7 @@ function nodeRemove(
   if ((datamap & bit) !== 0) {
     const i = HEAD + 2 * popcount(datamap & (bit - 1));
     if (node[i] !== key) return node;
-    change.delta = -1;
+    sizeDelta = -1;
     if (node.length === HEAD + 2) return undefined;
     return removePair(node, bit, i, owner);
   }
@@ -312,7 +306,7 @@ function nodeRemove(
   if ((nodemap & bit) === 0) return node;
   const x = node.length - 1 - popcount(nodemap & (bit - 1));
   const child = node[x] as HNode;
-  const next = nodeRemove(child, shift + BITS, hash, key, owner, change);
+  const next = nodeRemove(child, shift + BITS, hash, key, owner);
   if (next === child) return node;
   if (next === undefined) return node.length === HEAD + 1 ? undefined : removeChild(node, bit, owner);
   // Keep the trie compact: a child left with one pair is inlined here.
@@ -382,18 +376,18 @@ export class PersistentMap<V> {
     if (this.root === undefined) {
       return new PersistentMap<V>([1 << (hash & MASK), 0, owner, key, value], 1);
     }
-    const change: SizeChange = { delta: 0 };
-    const root = nodeSet(this.root, 0, hash, key, value, owner, change);
-    if (root === this.root && change.delta === 0) return this;
-    return new PersistentMap<V>(root, this.size + change.delta);
+    sizeDelta = 0;
+    const root = nodeSet(this.root, 0, hash, key, value, owner);
+    if (root === this.root && sizeDelta === 0) return this;
+    return new PersistentMap<V>(root, this.size + sizeDelta);
   }
 
   /** A map without `key`. Returns this map when `key` is absent. `owner` as for {@link set}. */
   delete(key: string, owner = 0): PersistentMap<V> {
     if (this.root === undefined) return this;
-    const change: SizeChange = { delta: 0 };
-    const root = nodeRemove(this.root, 0, hashString(key), key, owner, change);
-    if (change.delta === 0) return this;
+    sizeDelta = 0;
+    const root = nodeRemove(this.root, 0, hashString(key), key, owner);
+    if (sizeDelta === 0) return this;
     return root === undefined ? PersistentMap.EMPTY : new PersistentMap<V>(root, this.size - 1);
   }
 

@@ -117,6 +117,24 @@ describe('PersistentMap (HAMT)', () => {
     expect(a.has('z')).toBe(false);
   });
 
+  it('a set copies only the path to the entry: every other subtree is shared with the previous version', () => {
+    let m = PersistentMap.empty<number>();
+    for (let i = 0; i < 10_000; i++) m = m.set(`ns-${i % 50}/pod-${i}`, i);
+    const next = m.set('ns-7/pod-7', -1);
+    const rootOf = (x: PersistentMap<number>) => (x as unknown as { root: unknown[] }).root;
+    const before = rootOf(m);
+    const after = rootOf(next);
+    expect(after).not.toBe(before);
+    expect(after).toHaveLength(before.length);
+    const children = (node: unknown[]) =>
+      node.filter((x) => Array.isArray(x) || (typeof x === 'object' && x !== null));
+    const shared = children(after).filter((c) => children(before).includes(c));
+    // 10,000 keys fill all 32 root slots with subtrees; exactly one of them was copied.
+    expect(children(before)).toHaveLength(32);
+    expect(shared).toHaveLength(31);
+    expect(m.get('ns-7/pod-7')).toBe(7);
+  });
+
   it('lists keys and values of the same entries', () => {
     let m = PersistentMap.empty<string>();
     for (let i = 0; i < 500; i++) m = m.set(`key-${i}`, `val-${i}`);

@@ -77,13 +77,13 @@ export async function runDemo(
   if (o.kubeconfig) {
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(o.kubeconfig);
-    title = `rxkube demo · cluster ${kubeConfig.getCurrentCluster()?.server ?? '?'} (read-only)`;
+    title = `rxkube demo · ${kubeConfig.getCurrentCluster()?.server ?? 'cluster'} (read-only)`;
   } else {
     out.write(`starting the fake API server on 127.0.0.1 and seeding ${o.pods} pods…\n`);
     api = await startFakeApiServer({ seed: o.seed });
     live = seedPods(api, o.pods, o.namespace);
     kubeConfig = api.kubeConfig();
-    title = `rxkube demo · fake API server ${api.url} · ${o.pods} pods, ${o.rate} changes/s`;
+    title = `rxkube demo · fake API server · ${o.pods} pods · ${o.rate} changes/s`;
   }
 
   // One factory, one pod informer; objects lose their managedFields before they are stored.
@@ -150,6 +150,14 @@ export async function runDemo(
     { name: 'auditor', reg: auditor, handled: () => audited, maxQueued: 0, maxLagMs: 0 },
   ];
 
+  // Peak lag per handler, from every change of its lag (frames only sample it once a second).
+  const lagSubs = handlers.map((h) =>
+    h.reg.lag$.subscribe((l) => {
+      h.maxQueued = Math.max(h.maxQueued, l.queued);
+      h.maxLagMs = Math.max(h.maxLagMs, l.oldestAgeMs);
+    }),
+  );
+
   const started = scheduler.now();
   factory.start();
 
@@ -207,15 +215,10 @@ export async function runDemo(
     });
   });
 
-  // Wind down: stop changing things, let the handlers drain, check the store against the server.
+  // Wind down: stop changing things, wait for the store to equal the server, let the handlers drain.
   churnSub?.unsubscribe();
   syncSub.unsubscribe();
   const settle = 5_000;
-  for (const h of handlers) {
-    await firstValueFrom(race(h.reg.lag$.pipe(filter((l) => l.queued === 0)), timer(settle, scheduler)), {
-      defaultValue: undefined,
-    });
-  }
   let converged: boolean | undefined;
   if (api) {
     const server = new Map(
@@ -240,6 +243,12 @@ export async function runDemo(
       ),
     );
   }
+  // Then let the handlers finish what they were told (the store has every change by now).
+  for (const h of handlers) {
+    await firstValueFrom(race(h.reg.lag$.pipe(filter((l) => l.queued === 0)), timer(settle, scheduler)), {
+      defaultValue: undefined,
+    });
+  }
   write(frame());
 
   const byPhase: Record<string, number> = {};
@@ -263,6 +272,7 @@ export async function runDemo(
   };
 
   errorSub.unsubscribe();
+  for (const sub of lagSubs) sub.unsubscribe();
   await factory.shutdown();
   await api?.close();
   out.write(renderSummary(summary));
@@ -293,14 +303,14 @@ function listerLines(pods: SharedInformer<V1Pod>, fake: boolean, failedSeen: num
   const l = pods.lister();
   if (fake) {
     return [
-      `lister: tier=backend ${l.list('tier=backend').length} · shard in (0,1) ${l.list('shard in (0,1)').length}` +
-        ` · shop/app=web,tier!=backend ${l.byNamespace('shop').list('app=web,tier!=backend').length}` +
-        ` · auditor saw ${failedSeen} pods fail`,
+      `lister  tier=backend: ${l.list('tier=backend').length} · shard in (0,1): ${l.list('shard in (0,1)').length}` +
+        ` · shop, app=web,tier!=backend: ${l.byNamespace('shop').list('app=web,tier!=backend').length}`,
+      `auditor saw ${failedSeen} pods fail`,
     ];
   }
   return [
-    `lister: app.kubernetes.io/name ${l.list('app.kubernetes.io/name').length} · kube-system ${l.byNamespace('kube-system').list().length}` +
-      ` · auditor saw ${failedSeen} pods fail`,
+    `lister  app.kubernetes.io/name: ${l.list('app.kubernetes.io/name').length} · kube-system: ${l.byNamespace('kube-system').list().length}`,
+    `auditor saw ${failedSeen} pods fail`,
   ];
 }
 

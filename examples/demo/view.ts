@@ -36,14 +36,14 @@ export function renderFrame(f: Frame): string[] {
   const secs = (ms: number) => `${Math.floor(ms / 1000)}s`;
   const lines = [
     `${f.title} · ${secs(f.elapsedMs)} / ${secs(f.durationMs)}${f.synced ? '' : ' · listing…'}`,
-    `events/s ${pad(Math.round(f.eventsPerSecond), 6)}` +
-      (f.changesPerSecond === undefined ? '' : `   changes/s ${pad(Math.round(f.changesPerSecond), 6)}`) +
-      `   store ${f.objects} objects at rv ${f.resourceVersion || '-'}   errors ${f.errors}`,
+    `events/s ${Math.round(f.eventsPerSecond)}` +
+      (f.changesPerSecond === undefined ? '' : ` · changes/s ${Math.round(f.changesPerSecond)}`) +
+      ` · store ${f.objects} objects at rv ${f.resourceVersion || '-'} · errors ${f.errors}`,
     '',
-    `${padEnd('namespace', 14)}${f.phases.map((p) => pad(p, 11)).join('')}${pad('total', 8)}`,
+    `${padEnd('namespace', 14)}${f.phases.map((p) => pad(p, 10)).join('')}${pad('total', 8)}`,
     ...f.table.map(
       (row) =>
-        `${padEnd(row.namespace, 14)}${f.phases.map((p) => pad(row.phases.get(p) ?? 0, 11)).join('')}${pad(row.total, 8)}`,
+        `${padEnd(row.namespace, 14)}${f.phases.map((p) => pad(row.phases.get(p) ?? 0, 10)).join('')}${pad(row.total, 8)}`,
     ),
     '',
     `${padEnd('handler', 14)}${pad('handled', 10)}${pad('queued', 9)}${pad('lag', 10)}`,
@@ -70,11 +70,17 @@ export function renderLine(f: Frame): string {
 }
 
 /** Writes frames: in place on a terminal (cursor up, clear down), appended otherwise. */
-export function frameWriter(out: { write(s: string): unknown; isTTY?: boolean }): (f: Frame) => void {
+export function frameWriter(out: {
+  write(s: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}): (f: Frame) => void {
   let previous = 0;
   return (f) => {
     if (out.isTTY) {
-      const lines = renderFrame(f);
+      // Lines are clipped to the terminal's width: a wrapped line would break the redraw.
+      const width = Math.max((out.columns || 100) - 1, 20);
+      const lines = renderFrame(f).map((l) => (l.length > width ? l.slice(0, width - 1) + '…' : l));
       out.write((previous > 0 ? `\x1b[${previous}A\x1b[J` : '') + lines.join('\n') + '\n');
       previous = lines.length;
     } else {

@@ -1,0 +1,235 @@
+// The convergence scenario, run in its own Node process by convergence.spec.ts (see there why).
+// Usage: node --import tsx spec/reflector/convergenceScenario.ts <seed> <changes> <coalescing|ordered>
+// Prints one JSON line (a ConvergenceResult) on stdout.
+import { isDeepStrictEqual } from 'node:util';
+import type { Subscription } from 'rxjs';
+import { builtInResources } from '../../lib/factory/builtInResources.js';
+import { DeltaType } from '../../lib/fifo/delta.js';
+import { deltaFifo } from '../../lib/fifo/deltaFifo.js';
+import type { FifoMode } from '../../lib/fifo/fifoQueue.js';
+import { listWatch } from '../../lib/listwatch/createListWatch.js';
+import type { KubeObject } from '../../lib/meta/kubeObject.js';
+import { metaNamespaceKeyFunc } from '../../lib/meta/keys.js';
+import { reflector } from '../../lib/reflector/reflector.js';
+import { storeWriter } from '../../lib/store/storeWriter.js';
+import { startFakeApiServer } from '../../lib/testing/index.js';
+import { clientNodeTransport } from '../../lib/transport/clientNode.js';
+
+interface Pod extends KubeObject {
+  spec?: { containers?: unknown[]; v?: number };
+}
+
+export interface ConvergenceResult {
+  readonly seed: number;
+  readonly mode: FifoMode;
+  readonly changes: number;
+  readonly faults: Record<string, number>;
+  /** Errors the reflector reported, by `statusCode ?? cause code` and action. */
+  readonly errors: Record<string, number>;
+  readonly lists: number;
+  readonly watches: number;
+  readonly serverObjects: number;
+  readonly storeObjects: number;
+  /** Keys on the server but not in the store, in the store but not on the server, and in both but different. */
+  readonly missing: string[];
+  readonly extra: string[];
+  readonly different: string[];
+  readonly converged: boolean;
+  readonly writesMs: number;
+  readonly convergeMs: number;
+}
+
+/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const namespaces = ['c-0', 'c-1', 'c-2', 'c-3'];
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A seeded random mix of creates, updates and deletes with faults (dropped connections, clean and
+ * abrupt; 410, 500 and 429 ERROR events; 429 on watch open; 500 on list; compactions; malformed
+ * lines; stalled watches), then waits (bounded) until the store fed by reflector -> deltaFifo has
+ * every server object at its RV, and compares the two exactly.
+ */
+export async function runConvergence(
+  seed: number,
+  changes: number,
+  mode: FifoMode,
+): Promise<ConvergenceResult> {
+  const rand = seeded(seed);
+  const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
+  const transport = clientNodeTransport(api.kubeConfig());
+  const subs: Subscription[] = [];
+  try {
+    // All namespaces; the ListWatch's own dead-watch margin is long, so the reflector's detects stalls.
+    const lw = listWatch<Pod>(transport, builtInResources.pods, { deadWatchMarginMs: 60_000 });
+    const r = reflector<Pod>(lw, {
+      backoff: { initialMs: 1, capMs: 20 },
+      random: seeded(seed + 1),
+      minWatchTimeoutSeconds: 1, // the server ends each watch after 1 s; a stall is detected after 1.25 s
+      deadWatchGraceSeconds: 0.25,
+      pageSize: 200,
+      expectedTypeName: 'Pod',
+    });
+    const writer = storeWriter<Pod>();
+    const errors: Record<string, number> = {};
+    let lists = 0;
+    let watches = 0;
+    subs.push(
+      r.errors$.subscribe((e) => {
+        const what = `${e.statusCode ?? (e.cause as { kind?: string; code?: string }).kind ?? (e.cause as { code?: string }).code} ${e.action}`;
+        errors[what] = (errors[what] ?? 0) + 1;
+      }),
+      r.status$.subscribe((s) => {
+        if (s.state === 'listing') lists++;
+        if (s.state === 'watching' || s.state === 'watchListing') watches++;
+      }),
+      r.events$
+        .pipe(
+          deltaFifo<Pod>({
+            mode,
+            knownObjects: {
+              getByKey: (k) => writer.current.getByKey(k),
+              listKeys: () => writer.current.listKeys(),
+            },
+            emitDeltaTypeReplaced: true,
+          }),
+        )
+        .subscribe((out) => {
+          if (out.type !== 'pop') return;
+          writer.batch((m) => {
+            for (const d of out.deltas) {
+              if (d.type === DeltaType.Deleted) m.delete(d.object);
+              else m.upsert(d.object as Pod);
+            }
+          });
+        }),
+    );
+
+    const faults: Record<string, number> = {};
+    const fault = (name: string, run: () => void) => {
+      faults[name] = (faults[name] ?? 0) + 1;
+      run();
+    };
+    const live = new Map<string, number>();
+    let done = 0;
+    let stalls = 0;
+    let quietUntil = 0;
+    const t0 = Date.now();
+    while (done < changes) {
+      const burst = 1 + Math.floor(rand() * 60);
+      for (let i = 0; i < burst && done < changes; i++, done++) {
+        const namespace = namespaces[Math.floor(rand() * namespaces.length)];
+        const name = `p${Math.floor(rand() * 400)}`;
+        const key = `${namespace}/${name}`;
+        const v = live.get(key);
+        if (v === undefined) {
+          api.create('pods', { metadata: { name, namespace }, spec: { containers: [], v: 0 } });
+          live.set(key, 0);
+        } else if (rand() < 0.7) {
+          api.patch('pods', namespace, name, { spec: { v: v + 1 } }, 'merge');
+          live.set(key, v + 1);
+        } else {
+          api.delete('pods', namespace, name);
+          live.delete(key);
+        }
+      }
+      // After a stall, no other fault for a while: the reflector itself must notice the dead watch.
+      const f = Date.now() < quietUntil ? 1 : rand();
+      if (f < 0.02) fault('dropWatches', () => api.faults.dropWatches());
+      else if (f < 0.03) fault('dropWatchesAbrupt', () => api.faults.dropWatches({ abrupt: true }));
+      else if (f < 0.04) fault('watchError410', () => api.faults.sendWatchError({ code: 410 }));
+      else if (f < 0.05) fault('watchError500', () => api.faults.sendWatchError({ code: 500 }));
+      else if (f < 0.055)
+        fault('watchError429', () => api.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' }));
+      else if (f < 0.06)
+        fault('watchOpen429', () => api.faults.failNext(1, { code: 429, verb: 'watch', resource: 'pods' }));
+      else if (f < 0.065)
+        fault('list500', () => api.faults.failNext(1, { code: 500, verb: 'list', resource: 'pods' }));
+      else if (f < 0.075) fault('compact', () => api.faults.compact());
+      else if (f < 0.08) fault('malformedLine', () => api.faults.malformedLine());
+      // Every 5000 changes, stall the open watches (no bytes, not even the end at the timeout).
+      if (Math.floor(done / 5000) > stalls && done < changes) {
+        stalls++;
+        // stall a watch, not a reflector between requests: wait (bounded) for one to be open
+        for (let i = 0; i < 1000 && api.openWatches('pods') === 0; i++)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        quietUntil = Date.now() + 2_000;
+        fault('stall', () => api.faults.stallWatches());
+      }
+      // paced while quiet, so that changes keep coming while the stalled watch is found dead
+      await (Date.now() < quietUntil ? new Promise((resolve) => setTimeout(resolve, 20)) : turn());
+    }
+    api.faults.reset();
+    const writesMs = Date.now() - t0;
+
+    const server = () => new Map(api.list<Pod>('pods').items.map((o) => [metaNamespaceKeyFunc(o), o as Pod]));
+    const atServerRvs = () => {
+      const s = server();
+      const c = writer.current;
+      if (s.size !== c.size) return false;
+      for (const [k, o] of s)
+        if (c.getByKey(k)?.metadata?.resourceVersion !== o.metadata?.resourceVersion) return false;
+      return true;
+    };
+    const deadline = Date.now() + 20_000;
+    while (!atServerRvs() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    const convergeMs = Date.now() - t0 - writesMs;
+
+    const s = server();
+    const store = new Map(writer.current.list().map((o) => [metaNamespaceKeyFunc(o), o]));
+    const missing = [...s.keys()].filter((k) => !store.has(k));
+    const extra = [...store.keys()].filter((k) => !s.has(k));
+    const different = [...s.keys()].filter(
+      (k) => store.has(k) && !isDeepStrictEqual(plain(store.get(k)), plain(s.get(k))),
+    );
+    const liveMismatch = [...live.keys()].filter((k) => !s.has(k)).length + (s.size - live.size);
+    return {
+      seed,
+      mode,
+      changes: done,
+      faults,
+      errors,
+      lists,
+      watches,
+      serverObjects: s.size,
+      storeObjects: store.size,
+      missing,
+      extra,
+      different,
+      converged: missing.length === 0 && extra.length === 0 && different.length === 0 && liveMismatch === 0,
+      writesMs,
+      convergeMs,
+    };
+  } finally {
+    subs.forEach((sub) => sub.unsubscribe());
+    transport.destroy();
+    await api.close();
+  }
+}
+
+/** A JSON round trip: frozen store objects and the server's copies compare as plain data. */
+const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o));
+
+if (process.argv[1] && /convergenceScenario\.ts$/.test(process.argv[1])) {
+  const [seed, changes, mode] = process.argv.slice(2);
+  runConvergence(Number(seed), Number(changes), (mode as FifoMode) ?? 'coalescing').then(
+    (result) => {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exit(0);
+    },
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

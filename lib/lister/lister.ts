@@ -78,11 +78,12 @@ function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: s
 
 /**
  * Builds a {@link Lister} over a store. Pass a function returning the current snapshot to read a
- * live informer (that is what `informer.lister()` does), or a snapshot to read that moment forever.
+ * live informer (that is what the factory's `informer.lister()` does), or a snapshot to read that
+ * moment forever.
  *
  * @example
  * ```ts
- * const l = lister(() => informer.snapshot());
+ * const l = lister(() => informer.getStore());
  * const frozenInTime = lister(snapshot);
  * l.byNamespace('default').list('app in (web,api)');
  * ```

@@ -12,7 +12,14 @@ import { decodeUtf8 } from './utf8.js';
 import { decodeWatchEvents } from './watchDecoder.js';
 import type { WatchEvent } from './watchEvent.js';
 
-/** Options of {@link listWatch}: what to list and watch, fixed for both, and the clock. */
+/**
+ * Options of {@link listWatch}: what to list and watch, fixed for both, and the clock.
+ *
+ * @example
+ * ```ts
+ * const options: ListWatchOptions = { namespace: 'shop', labelSelector: 'app=web', deadWatchMarginMs: 10_000 };
+ * ```
+ */
 export interface ListWatchOptions {
   /** One namespace; unset or `''` lists and watches all namespaces (or a cluster-scoped resource). */
   readonly namespace?: string;
@@ -29,10 +36,25 @@ export interface ListWatchOptions {
   readonly deadWatchMarginMs?: number;
 }
 
-/** The default margin past a watch's `timeoutSeconds` before a silent watch is declared dead. */
+/**
+ * The default margin past a watch's `timeoutSeconds` before a silent watch is declared dead.
+ *
+ * @example
+ * ```ts
+ * listWatch(kc, pods, { deadWatchMarginMs: defaultDeadWatchMarginMs * 2 });
+ * ```
+ */
 export const defaultDeadWatchMarginMs = 30_000;
 
-/** The server-side watch timeout when none is asked for is 1800-3600 s: silence is judged against the longest. */
+/**
+ * The server-side watch timeout when none is asked for is 1800-3600 s: a watch without
+ * `timeoutSeconds` is judged dead against the longest.
+ *
+ * @example
+ * ```ts
+ * const silenceMs = defaultServerWatchTimeoutSeconds * 1000 + defaultDeadWatchMarginMs;
+ * ```
+ */
 export const defaultServerWatchTimeoutSeconds = 3600;
 
 /**
@@ -63,7 +85,11 @@ export const defaultServerWatchTimeoutSeconds = 3600;
  * lw.watch({ resourceVersion: '123', allowWatchBookmarks: true, timeoutSeconds: 300 }).subscribe((e) => console.log(e.type));
  * ```
  */
-export function listWatch<T>(source: KubeConfig | Transport, resource: Resource, options: ListWatchOptions = {}): ListWatch<T> {
+export function listWatch<T>(
+  source: KubeConfig | Transport,
+  resource: Resource,
+  options: ListWatchOptions = {},
+): ListWatch<T> {
   const transport = transportFor(source);
   const path = resourcePath(resource, options.namespace);
   const scheduler = options.scheduler ?? asyncScheduler;
@@ -86,17 +112,22 @@ export function listWatch<T>(source: KubeConfig | Transport, resource: Resource,
       if (listOptions.resourceVersionMatch) first['resourceVersionMatch'] = listOptions.resourceVersionMatch;
       // A continue token carries the list's RV: sending one too is a 400.
       return defer(() => page$(first)).pipe(
-        expand((page) => (page.continue ? page$({ ...selectors, ...limit, continue: page.continue }) : EMPTY)),
+        expand((page) =>
+          page.continue ? page$({ ...selectors, ...limit, continue: page.continue }) : EMPTY,
+        ),
       );
     },
 
     watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
       const query: Record<string, string> = { ...selectors, watch: 'true' };
       if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
-      if (watchOptions.resourceVersionMatch) query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
+      if (watchOptions.resourceVersionMatch)
+        query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
       if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
-      if (watchOptions.timeoutSeconds !== undefined) query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
-      if (watchOptions.sendInitialEvents !== undefined) query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
+      if (watchOptions.timeoutSeconds !== undefined)
+        query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
+      if (watchOptions.sendInitialEvents !== undefined)
+        query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
       const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
       return defer(() =>
         streamRequest$(transport, path, query).pipe(
@@ -120,7 +151,11 @@ function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
   try {
     body = JSON.parse(text) as ListBody<T>;
   } catch (err) {
-    throw new RxkubeError('MalformedResponseError', `GET ${path}: the list response is not JSON: ${text.slice(0, 120)}`, { cause: err });
+    throw new RxkubeError(
+      'MalformedResponseError',
+      `GET ${path}: the list response is not JSON: ${text.slice(0, 120)}`,
+      { cause: err },
+    );
   }
   const meta = body.metadata ?? {};
   const page: ListPage<T> = {

@@ -1,4 +1,11 @@
-import { asyncScheduler, type Observable, throwError, timeout, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs';
+import {
+  asyncScheduler,
+  type Observable,
+  throwError,
+  timeout,
+  type MonoTypeOperatorFunction,
+  type SchedulerLike,
+} from 'rxjs';
 import { WatchDeadError } from './watchDeadError.js';
 
 /**

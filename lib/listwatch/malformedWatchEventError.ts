@@ -19,7 +19,11 @@ export class MalformedWatchEventError extends RxkubeError {
 
   constructor(line: string, reason: string, options?: { cause?: unknown }) {
     const shown = line.length > 120 ? `${line.slice(0, 120)}...` : line;
-    super('MalformedWatchEventError', `malformed watch event (${reason}), skipped it: ${JSON.stringify(shown)}`, options);
+    super(
+      'MalformedWatchEventError',
+      `malformed watch event (${reason}), skipped it: ${JSON.stringify(shown)}`,
+      options,
+    );
     this.line = line;
   }
 }

@@ -13,10 +13,15 @@ import type { Resource } from './resource.js';
  * ```
  */
 export function resourcePath(resource: Resource, namespace?: string): string {
-  const prefix = resource.group ? `/apis/${seg(resource.group)}/${seg(resource.version)}` : `/api/${seg(resource.version)}`;
+  const prefix = resource.group
+    ? `/apis/${seg(resource.group)}/${seg(resource.version)}`
+    : `/api/${seg(resource.version)}`;
   if (namespace) {
     if (!resource.namespaced) {
-      throw new RxkubeError('ListWatchOptionsError', `${describe(resource)} is cluster-scoped: a namespace (${namespace}) makes no sense for it`);
+      throw new RxkubeError(
+        'ListWatchOptionsError',
+        `${describe(resource)} is cluster-scoped: a namespace (${namespace}) makes no sense for it`,
+      );
     }
     return `${prefix}/namespaces/${seg(namespace)}/${seg(resource.plural)}`;
   }

@@ -6,7 +6,16 @@ import type { WatchEvent } from './watchEvent.js';
 const LF = 10;
 const CR = 13;
 
-/** A stateful splitter of a watch stream's bytes into events; see {@link watchDecoder}. */
+/**
+ * A stateful splitter of a watch stream's bytes into events; see {@link watchDecoder}.
+ *
+ * @example
+ * ```ts
+ * const decoder: WatchDecoder = watchDecoder<V1Pod>((e) => console.log(e.type));
+ * for await (const chunk of body) decoder.write(chunk);
+ * decoder.end();
+ * ```
+ */
 export interface WatchDecoder {
   /** Decodes every complete line in `chunk` (emitting one event each) and keeps the incomplete tail. */
   write(chunk: Uint8Array): void;
@@ -128,9 +137,11 @@ function parseWatchEvent<T>(text: string): WatchEvent<T> | undefined {
     if (text.trim() === '') return undefined;
     return malformed(text, 'not JSON', err);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return malformed(text, 'not an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return malformed(text, 'not an object');
   const { type, object } = value as { type?: unknown; object?: unknown };
-  if (typeof type !== 'string' || !eventTypes.has(type)) return malformed(text, `unknown type ${JSON.stringify(type)}`);
+  if (typeof type !== 'string' || !eventTypes.has(type))
+    return malformed(text, `unknown type ${JSON.stringify(type)}`);
   if (typeof object !== 'object' || object === null) return malformed(text, 'no object');
   return value as WatchEvent<T>;
 }

@@ -48,13 +48,17 @@ export function apiStatusErrorFromResponse(
   // Kube sends the HTTP status as `code`; trust the HTTP status when the body disagrees or has none.
   const withCode: Status = status.code === httpStatus ? status : { ...status, code: httpStatus };
   const retryAfterSeconds = parseRetryAfter(retryAfter, now);
-  return new ApiStatusError(withCode, { context, ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}) });
+  return new ApiStatusError(withCode, {
+    context,
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
 }
 
 function parseStatus(body: string): Status | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    if (typeof value === 'object' && value !== null && (value as Status).kind === 'Status') return value as Status;
+    if (typeof value === 'object' && value !== null && (value as Status).kind === 'Status')
+      return value as Status;
   } catch {
     // not JSON: synthesised below
   }

@@ -21,15 +21,30 @@ function loadNodeModules(): Promise<NodeModules> {
   nodeModules ??= (async () => {
     const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
     if (typeof proc?.getBuiltinModule === 'function') {
-      return { http: proc.getBuiltinModule('node:http') as typeof NodeHttp, https: proc.getBuiltinModule('node:https') as typeof NodeHttps };
+      return {
+        http: proc.getBuiltinModule('node:http') as typeof NodeHttp,
+        https: proc.getBuiltinModule('node:https') as typeof NodeHttps,
+      };
     }
     const load = (id: string): Promise<unknown> => import(/* @vite-ignore */ /* webpackIgnore: true */ id);
-    return { http: (await load('node:http')) as typeof NodeHttp, https: (await load('node:https')) as typeof NodeHttps };
+    return {
+      http: (await load('node:http')) as typeof NodeHttp,
+      https: (await load('node:https')) as typeof NodeHttps,
+    };
   })();
   return nodeModules;
 }
 
-/** The client-node transport, with `destroy` to close its idle keep-alive connections. */
+/**
+ * The client-node transport, with `destroy` to close its idle keep-alive connections.
+ *
+ * @example
+ * ```ts
+ * const transport: ClientNodeTransport = clientNodeTransport(kc);
+ * // ... when done with every ListWatch over it:
+ * transport.destroy();
+ * ```
+ */
 export interface ClientNodeTransport extends Transport {
   /** Closes the idle pooled connections. Requests in flight are not affected. */
   destroy(): void;
@@ -61,7 +76,11 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
       const { http, https } = await loadNodeModules();
       agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
       const cluster = kubeConfig.getCurrentCluster();
-      if (!cluster) throw new RxkubeError('NoCurrentCluster', 'the kubeconfig has no current cluster (set a current-context)');
+      if (!cluster)
+        throw new RxkubeError(
+          'NoCurrentCluster',
+          'the kubeconfig has no current cluster (set a current-context)',
+        );
       const auth: NodeHttps.RequestOptions = {};
       await kubeConfig.applyToHTTPSOptions(auth);
       req.signal.throwIfAborted();

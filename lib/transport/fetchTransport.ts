@@ -1,6 +1,13 @@
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
-/** Options of {@link fetchTransport}. */
+/**
+ * Options of {@link fetchTransport}.
+ *
+ * @example
+ * ```ts
+ * const options: FetchTransportOptions = { baseUrl: '/k8s', init: { credentials: 'include' } };
+ * ```
+ */
 export interface FetchTransportOptions {
   /**
    * The API server's URL, or a prefix it is served under: `http://127.0.0.1:8001` (`kubectl proxy`),

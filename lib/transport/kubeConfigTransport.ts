@@ -13,7 +13,11 @@ const transports = new WeakMap<KubeConfig, Transport>();
  * ```
  */
 export function isTransport(source: unknown): source is Transport {
-  return typeof source === 'object' && source !== null && typeof (source as Partial<Transport>).request === 'function';
+  return (
+    typeof source === 'object' &&
+    source !== null &&
+    typeof (source as Partial<Transport>).request === 'function'
+  );
 }
 
 /**

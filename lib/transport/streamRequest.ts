@@ -67,7 +67,10 @@ async function errorFrom(response: TransportResponse, path: string): Promise<Rxk
  * concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])]); // Uint8Array [1, 2, 3]
  * ```
  */
-export function concatBytes(parts: ReadonlyArray<Uint8Array>, size = parts.reduce((n, p) => n + p.length, 0)): Uint8Array {
+export function concatBytes(
+  parts: ReadonlyArray<Uint8Array>,
+  size = parts.reduce((n, p) => n + p.length, 0),
+): Uint8Array {
   if (parts.length === 1 && parts[0]!.length === size) return parts[0]!;
   const out = new Uint8Array(size);
   let at = 0;

@@ -2,6 +2,11 @@
  * One HTTP request a {@link Transport} makes for a ListWatch: a GET on an API path, with a query
  * string (already decided, values unencoded) and an `AbortSignal` that aborts it, response body
  * included.
+ *
+ * @example
+ * ```ts
+ * const req: TransportRequest = { method: 'GET', path: '/api/v1/pods', query: { watch: 'true' }, signal: new AbortController().signal };
+ * ```
  */
 export interface TransportRequest {
   readonly method: 'GET';
@@ -13,7 +18,15 @@ export interface TransportRequest {
   readonly signal: AbortSignal;
 }
 
-/** The response to a {@link TransportRequest}: status, headers, and the body as byte chunks. */
+/**
+ * The response to a {@link TransportRequest}: status, headers, and the body as byte chunks.
+ *
+ * @example
+ * ```ts
+ * const res: TransportResponse = await transport.request(req);
+ * if (res.status === 200) for await (const chunk of res.body) console.log(chunk.length);
+ * ```
+ */
 export interface TransportResponse {
   readonly status: number;
   /** A response header by (case-insensitive) name, or `undefined`. */

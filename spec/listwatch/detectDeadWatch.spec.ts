@@ -3,7 +3,8 @@ import { TestScheduler } from 'rxjs/testing';
 import { detectDeadWatch } from '../../lib/listwatch/detectDeadWatch.js';
 import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
 
-const newScheduler = (): TestScheduler => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const newScheduler = (): TestScheduler =>
+  new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
 
 describe('detectDeadWatch (R12: a silent watch is declared dead on the client)', () => {
   it('R12: errors with WatchDeadError after the given silence since the last chunk, and unsubscribes the source', () => {
@@ -12,7 +13,11 @@ describe('detectDeadWatch (R12: a silent watch is declared dead on the client)',
       const chunks = cold('-a--b---------------');
       const sub = '        ^------------!';
       const expected = '   -a--b--------#';
-      expectObservable(chunks.pipe(detectDeadWatch(9, scheduler))).toBe(expected, undefined, new WatchDeadError(9));
+      expectObservable(chunks.pipe(detectDeadWatch(9, scheduler))).toBe(
+        expected,
+        undefined,
+        new WatchDeadError(9),
+      );
       expectSubscriptions(chunks.subscriptions).toBe(sub);
     });
   });
@@ -20,7 +25,11 @@ describe('detectDeadWatch (R12: a silent watch is declared dead on the client)',
   it('R12: counts silence from the subscription when no byte ever arrives (headers never came)', () => {
     const scheduler = newScheduler();
     scheduler.run(({ cold, expectObservable }) => {
-      expectObservable(cold('-------').pipe(detectDeadWatch(5, scheduler))).toBe('-----#', undefined, new WatchDeadError(5));
+      expectObservable(cold('-------').pipe(detectDeadWatch(5, scheduler))).toBe(
+        '-----#',
+        undefined,
+        new WatchDeadError(5),
+      );
     });
   });
 

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { firstValueFrom, take, toArray, VirtualTimeScheduler, type Observable, type Subscription } from 'rxjs';
+import {
+  firstValueFrom,
+  take,
+  toArray,
+  VirtualTimeScheduler,
+  type Observable,
+  type Subscription,
+} from 'rxjs';
 import { ApiStatusError, RxkubeError } from '../../lib/errors.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import type { ListPage } from '../../lib/listwatch/listWatch.js';
@@ -18,15 +25,38 @@ interface Obj {
 
 const pods: Resource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
 const secrets: Resource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true };
-const configmaps: Resource = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
+const configmaps: Resource = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+};
 const nodes: Resource = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
-const deployments: Resource = { group: 'apps', version: 'v1', plural: 'deployments', kind: 'Deployment', namespaced: true };
-const widgets: Resource = { group: 'example.com', version: 'v1alpha1', plural: 'widgets', kind: 'Widget', namespaced: true };
+const deployments: Resource = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+};
+const widgets: Resource = {
+  group: 'example.com',
+  version: 'v1alpha1',
+  plural: 'widgets',
+  kind: 'Widget',
+  namespaced: true,
+};
 
 const all = <T>(o$: Observable<T>): Promise<T[]> => firstValueFrom(o$.pipe(toArray()));
-const names = (items: ReadonlyArray<Obj>): string[] => items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
+const names = (items: ReadonlyArray<Obj>): string[] =>
+  items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
 const eventSummary = (e: WatchEvent<Obj>): string =>
-  e.type === 'MALFORMED' ? 'MALFORMED' : e.type === 'ERROR' ? `ERROR ${e.object.code}` : `${e.type} ${e.object.metadata.name}`;
+  e.type === 'MALFORMED'
+    ? 'MALFORMED'
+    : e.type === 'ERROR'
+      ? `ERROR ${e.object.code}`
+      : `${e.type} ${e.object.metadata.name}`;
 
 /** Resolves when `check` holds, polling on macrotasks; bounded in count (and so in time). */
 async function eventually(check: () => boolean, what: string): Promise<void> {
@@ -38,20 +68,31 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
 }
 
 /** Subscribes to a watch and resolves with its first `n` events; creates objects once it is open. */
-function watchEvents(api: FakeApiServer, events$: Observable<WatchEvent<Obj>>, n: number): { events: Promise<WatchEvent<Obj>[]>; open: Promise<void> } {
+function watchEvents(
+  api: FakeApiServer,
+  events$: Observable<WatchEvent<Obj>>,
+  n: number,
+): { events: Promise<WatchEvent<Obj>[]>; open: Promise<void> } {
   const before = api.openWatches();
   const events = firstValueFrom(events$.pipe(take(n), toArray()));
   return { events, open: api.waitForWatches(before + 1) };
 }
 
-const cm = (namespace: string, name: string, labels: Record<string, string> = {}): Obj => ({ metadata: { namespace, name, labels }, data: { k: name } });
+const cm = (namespace: string, name: string, labels: Record<string, string> = {}): Obj => ({
+  metadata: { namespace, name, labels },
+  data: { k: name },
+});
 
 describe('listWatch over the client-node transport (HTTPS, token and CA from the kubeconfig)', () => {
   let api: FakeApiServer;
   let transport: ClientNodeTransport;
 
   beforeAll(async () => {
-    api = await startFakeApiServer({ resources: [{ group: 'example.com', version: 'v1alpha1', plural: 'widgets', kind: 'Widget', namespaced: true }] });
+    api = await startFakeApiServer({
+      resources: [
+        { group: 'example.com', version: 'v1alpha1', plural: 'widgets', kind: 'Widget', namespaced: true },
+      ],
+    });
     transport = clientNodeTransport(api.kubeConfig());
   });
   afterAll(async () => {
@@ -62,9 +103,19 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
   it('lists in pages following continue; continue pages send only limit and continue; every page has the list RV', async () => {
     for (let i = 0; i < 7; i++) api.create('configmaps', cm('paging', `c${i}`));
     api.clearRequests();
-    const pages: ListPage<Obj>[] = await all(listWatch<Obj>(transport, configmaps, { namespace: 'paging' }).list({ resourceVersion: '0', limit: 3 }));
+    const pages: ListPage<Obj>[] = await all(
+      listWatch<Obj>(transport, configmaps, { namespace: 'paging' }).list({ resourceVersion: '0', limit: 3 }),
+    );
     expect(pages.map((p) => p.items.length)).toEqual([3, 3, 1]);
-    expect(names(pages.flatMap((p) => p.items))).toEqual(['paging/c0', 'paging/c1', 'paging/c2', 'paging/c3', 'paging/c4', 'paging/c5', 'paging/c6']);
+    expect(names(pages.flatMap((p) => p.items))).toEqual([
+      'paging/c0',
+      'paging/c1',
+      'paging/c2',
+      'paging/c3',
+      'paging/c4',
+      'paging/c5',
+      'paging/c6',
+    ]);
     expect(new Set(pages.map((p) => p.resourceVersion)).size).toBe(1);
     expect(pages[0]!.continue).not.toBe('');
     expect(pages[2]!.continue).toBe('');
@@ -87,7 +138,10 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     api.create('configmaps', cm('sel', 'web-1', { app: 'web' }));
     api.create('configmaps', cm('sel', 'db-1', { app: 'db' }));
     api.create('configmaps', cm('other', 'web-2', { app: 'web' }));
-    const lw = listWatch<Obj>(transport, configmaps, { labelSelector: 'app=web', fieldSelector: 'metadata.namespace=sel' });
+    const lw = listWatch<Obj>(transport, configmaps, {
+      labelSelector: 'app=web',
+      fieldSelector: 'metadata.namespace=sel',
+    });
     api.clearRequests();
     const [page] = await all(lw.list({}));
     expect(names(page!.items)).toEqual(['sel/web-1']);
@@ -97,7 +151,10 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     api.create('configmaps', cm('other', 'web-3', { app: 'web' }));
     api.create('configmaps', cm('sel', 'web-4', { app: 'web' }));
     expect((await events).map(eventSummary)).toEqual(['ADDED web-4']);
-    const [list, watch] = [api.requests.find((r) => r.verb === 'list')!, api.requests.find((r) => r.verb === 'watch')!];
+    const [list, watch] = [
+      api.requests.find((r) => r.verb === 'list')!,
+      api.requests.find((r) => r.verb === 'watch')!,
+    ];
     expect(list.query.labelSelector).toBe('app=web');
     expect(watch.query.labelSelector).toBe('app=web');
     expect(list.query.fieldSelector).toBe('metadata.namespace=sel');
@@ -109,13 +166,19 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     api.create('pods', { metadata: { namespace: 'ns-b', name: 'p2' }, spec: { containers: [] } });
     api.create('nodes', { metadata: { name: 'node-1' } });
     api.clearRequests();
-    const one = (await all(listWatch<Obj>(transport, pods, { namespace: 'ns-a' }).list({}))).flatMap((p) => p.items);
+    const one = (await all(listWatch<Obj>(transport, pods, { namespace: 'ns-a' }).list({}))).flatMap(
+      (p) => p.items,
+    );
     const every = (await all(listWatch<Obj>(transport, pods).list({}))).flatMap((p) => p.items);
     const cluster = (await all(listWatch<Obj>(transport, nodes).list({}))).flatMap((p) => p.items);
     expect(names(one)).toEqual(['ns-a/p1']);
     expect(names(every)).toEqual(expect.arrayContaining(['ns-a/p1', 'ns-b/p2']));
     expect(names(cluster)).toEqual(['/node-1']);
-    expect(api.requests.filter((r) => r.verb === 'list').map((r) => r.path)).toEqual(['/api/v1/namespaces/ns-a/pods', '/api/v1/pods', '/api/v1/nodes']);
+    expect(api.requests.filter((r) => r.verb === 'list').map((r) => r.path)).toEqual([
+      '/api/v1/namespaces/ns-a/pods',
+      '/api/v1/pods',
+      '/api/v1/nodes',
+    ]);
     expect(() => listWatch<Obj>(transport, nodes, { namespace: 'ns-a' })).toThrow(RxkubeError);
   });
 
@@ -137,14 +200,18 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     await open;
     api.patch('deployments.apps', 'apps-ns', 'd1', { spec: { replicas: 2 } }, 'merge');
     expect((await events).map(eventSummary)).toEqual(['MODIFIED d1']);
-    expect(api.requests.filter((r) => r.resource === 'deployments.apps' && r.verb !== 'patch').map((r) => r.path)).toEqual(
-      expect.arrayContaining(['/apis/apps/v1/namespaces/apps-ns/deployments']),
-    );
+    expect(
+      api.requests.filter((r) => r.resource === 'deployments.apps' && r.verb !== 'patch').map((r) => r.path),
+    ).toEqual(expect.arrayContaining(['/apis/apps/v1/namespaces/apps-ns/deployments']));
   });
 
   it('lists and watches a custom resource', async () => {
     const lw = listWatch<Obj>(transport, widgets);
-    api.create('widgets.example.com', { apiVersion: 'example.com/v1alpha1', kind: 'Widget', metadata: { namespace: 'w', name: 'w1' } });
+    api.create('widgets.example.com', {
+      apiVersion: 'example.com/v1alpha1',
+      kind: 'Widget',
+      metadata: { namespace: 'w', name: 'w1' },
+    });
     const [page] = await all(lw.list({ limit: 10 }));
     expect(names(page!.items)).toEqual(['w/w1']);
     const { events, open } = watchEvents(api, lw.watch({ resourceVersion: page!.resourceVersion }), 1);
@@ -173,7 +240,9 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
 
   it('unsubscribing aborts the watch request: the server sees the connection close', async () => {
     const before = api.openWatches('secrets');
-    const sub = listWatch<Obj>(transport, secrets).watch({ resourceVersion: api.resourceVersion }).subscribe();
+    const sub = listWatch<Obj>(transport, secrets)
+      .watch({ resourceVersion: api.resourceVersion })
+      .subscribe();
     await api.waitForWatches(before + 1, 'secrets');
     sub.unsubscribe();
     await eventually(() => api.openWatches('secrets') === before, 'the server saw the watch close');
@@ -212,7 +281,11 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
 
   it('completes a watch the server ends cleanly', async () => {
     const before = api.openWatches();
-    const done = all(listWatch<Obj>(transport, configmaps, { namespace: 'clean' }).watch({ resourceVersion: api.resourceVersion }));
+    const done = all(
+      listWatch<Obj>(transport, configmaps, { namespace: 'clean' }).watch({
+        resourceVersion: api.resourceVersion,
+      }),
+    );
     await api.waitForWatches(before + 1);
     api.faults.dropWatches();
     await expect(done).resolves.toEqual([]);
@@ -255,7 +328,11 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
 
   it('R12: a stalled watch is declared dead after timeoutSeconds plus the margin of silence, and its connection closed', async () => {
     const scheduler = new VirtualTimeScheduler();
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'stall', scheduler, deadWatchMarginMs: 5_000 });
+    const lw = listWatch<Obj>(transport, configmaps, {
+      namespace: 'stall',
+      scheduler,
+      deadWatchMarginMs: 5_000,
+    });
     const seen: string[] = [];
     const before = api.openWatches();
     const result = new Promise<unknown>((resolve) => {

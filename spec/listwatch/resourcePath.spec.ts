@@ -7,7 +7,12 @@ const pods: Resource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', 
 const deployments: Resource = { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true };
 const widgets: Resource = { group: 'example.com', version: 'v1alpha1', plural: 'widgets', namespaced: true };
 const nodes: Resource = { group: '', version: 'v1', plural: 'nodes', namespaced: false };
-const crbs: Resource = { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', namespaced: false };
+const crbs: Resource = {
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  plural: 'clusterrolebindings',
+  namespaced: false,
+};
 
 describe('resourcePath', () => {
   it('puts core resources under /api and grouped ones (custom resources too) under /apis', () => {

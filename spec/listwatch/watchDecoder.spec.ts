@@ -25,7 +25,13 @@ function decode(chunks: Uint8Array[]): WatchEvent<Obj>[] {
 
 /** Summary of events that is easy to compare: type and name, or MALFORMED with the line. */
 const summary = (events: WatchEvent<Obj>[]): string[] =>
-  events.map((e) => (e.type === 'MALFORMED' ? `MALFORMED ${e.line}` : e.type === 'ERROR' ? `ERROR ${e.object.code}` : `${e.type} ${e.object.metadata.name} ${e.object.note ?? ''}`));
+  events.map((e) =>
+    e.type === 'MALFORMED'
+      ? `MALFORMED ${e.line}`
+      : e.type === 'ERROR'
+        ? `ERROR ${e.object.code}`
+        : `${e.type} ${e.object.metadata.name} ${e.object.note ?? ''}`,
+  );
 
 // Two-, three- and four-byte UTF-8 characters, so that splits fall inside them.
 const stream = `${ev('ADDED', 'a', 'café')}\n${ev('MODIFIED', 'b', '日本語')}\n${ev('DELETED', 'c', 'x🎉y')}\n`;
@@ -70,7 +76,11 @@ describe('watchDecoder', () => {
   it('reports a malformed line as a MALFORMED event and keeps the events around it', () => {
     const text = `${ev('ADDED', 'a')}\n{"type":"MODIFIED","object":{"metadata":\n${ev('DELETED', 'a')}\n`;
     const events = decode([enc.encode(text)]);
-    expect(summary(events)).toEqual(['ADDED a ', 'MALFORMED {"type":"MODIFIED","object":{"metadata":', 'DELETED a ']);
+    expect(summary(events)).toEqual([
+      'ADDED a ',
+      'MALFORMED {"type":"MODIFIED","object":{"metadata":',
+      'DELETED a ',
+    ]);
     const bad = events[1]!;
     expect(bad.type === 'MALFORMED' && bad.error).toBeInstanceOf(MalformedWatchEventError);
     expect(bad.type === 'MALFORMED' && bad.error.line).toBe('{"type":"MODIFIED","object":{"metadata":');
@@ -78,8 +88,18 @@ describe('watchDecoder', () => {
   });
 
   it('reports lines that are JSON but not watch events as MALFORMED', () => {
-    const lines = ['[1,2]', '42', 'null', '{"type":"ADDED"}', '{"type":"NOPE","object":{}}', '{"object":{}}', '{"type":"ADDED","object":"x"}'];
-    const events = decode([enc.encode(`${ev('ADDED', 'first')}\n${lines.join('\n')}\n${ev('ADDED', 'last')}\n`)]);
+    const lines = [
+      '[1,2]',
+      '42',
+      'null',
+      '{"type":"ADDED"}',
+      '{"type":"NOPE","object":{}}',
+      '{"object":{}}',
+      '{"type":"ADDED","object":"x"}',
+    ];
+    const events = decode([
+      enc.encode(`${ev('ADDED', 'first')}\n${lines.join('\n')}\n${ev('ADDED', 'last')}\n`),
+    ]);
     expect(events.map((e) => e.type)).toEqual(['ADDED', ...lines.map(() => 'MALFORMED'), 'ADDED']);
     expect(events.slice(1, -1).map((e) => (e.type === 'MALFORMED' ? e.line : ''))).toEqual(lines);
   });
@@ -96,13 +116,23 @@ describe('watchDecoder', () => {
   });
 
   it('passes ERROR events through with their Status', () => {
-    const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version: 1 (5)' };
+    const status = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Expired',
+      code: 410,
+      message: 'too old resource version: 1 (5)',
+    };
     const events = decode([enc.encode(`${JSON.stringify({ type: 'ERROR', object: status })}\n`)]);
     expect(events).toEqual([{ type: 'ERROR', object: status }]);
   });
 
   it('decodes a last line without a newline at the end, and reports a truncated one', () => {
-    expect(summary(decode([enc.encode(`${ev('ADDED', 'a')}\n${ev('ADDED', 'b')}`)]))).toEqual(['ADDED a ', 'ADDED b ']);
+    expect(summary(decode([enc.encode(`${ev('ADDED', 'a')}\n${ev('ADDED', 'b')}`)]))).toEqual([
+      'ADDED a ',
+      'ADDED b ',
+    ]);
     const truncated = decode([enc.encode(`${ev('ADDED', 'a')}\n{"type":"ADDED","obj`)]);
     expect(summary(truncated)).toEqual(['ADDED a ', 'MALFORMED {"type":"ADDED","obj']);
   });

@@ -11,7 +11,13 @@ import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transpo
 import { TransportError } from '../../lib/transport/transportError.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
-const configmaps: Resource = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
+const configmaps: Resource = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+};
 const all = <T>(o$: Observable<T>): Promise<T[]> => firstValueFrom(o$.pipe(toArray()));
 
 interface UserSpec {
@@ -20,7 +26,11 @@ interface UserSpec {
 }
 
 /** A kubeconfig for the fake server with the given user and cluster TLS settings. */
-function kubeConfig(api: FakeApiServer, user: UserSpec, cluster: { ca?: boolean; skipTLSVerify?: boolean } = { ca: true }): KubeConfig {
+function kubeConfig(
+  api: FakeApiServer,
+  user: UserSpec,
+  cluster: { ca?: boolean; skipTLSVerify?: boolean } = { ca: true },
+): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromString(
     JSON.stringify({
@@ -31,7 +41,9 @@ function kubeConfig(api: FakeApiServer, user: UserSpec, cluster: { ca?: boolean;
           name: 'c',
           cluster: {
             server: api.url,
-            ...(cluster.ca ? { 'certificate-authority-data': Buffer.from(api.caCert!).toString('base64') } : {}),
+            ...(cluster.ca
+              ? { 'certificate-authority-data': Buffer.from(api.caCert!).toString('base64') }
+              : {}),
             ...(cluster.skipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
           },
         },
@@ -67,25 +79,37 @@ describe('clientNodeTransport: authentication and TLS from the kubeconfig', () =
 
   it('authenticates with the bearer token and verifies the server with the CA of the kubeconfig', async () => {
     api.clearRequests();
-    const pages = await all(listWatch(transport(kubeConfig(api, { token: api.token! })), configmaps, { namespace: 'default' }).list({}));
+    const pages = await all(
+      listWatch(transport(kubeConfig(api, { token: api.token! })), configmaps, { namespace: 'default' }).list(
+        {},
+      ),
+    );
     expect(pages[0]!.items).toHaveLength(1);
     expect(api.requests[0]!.user).toBe('admin');
   });
 
   it('a wrong token gets the 401 Status as an ApiStatusError', async () => {
-    const err = await all(listWatch(transport(kubeConfig(api, { token: 'wrong' })), configmaps).list({})).catch((e: unknown) => e);
+    const err = await all(
+      listWatch(transport(kubeConfig(api, { token: 'wrong' })), configmaps).list({}),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiStatusError);
     expect((err as ApiStatusError).statusCode).toBe(401);
   });
 
   it('verifies the server certificate: without the CA the request fails with a TransportError', async () => {
-    const err = await all(listWatch(transport(kubeConfig(api, { token: api.token! }, {})), configmaps).list({})).catch((e: unknown) => e);
+    const err = await all(
+      listWatch(transport(kubeConfig(api, { token: api.token! }, {})), configmaps).list({}),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(String((err as TransportError).message)).toMatch(/certificate/i);
   });
 
   it('skips verification only when the kubeconfig says insecure-skip-tls-verify', async () => {
-    const pages = await all(listWatch(transport(kubeConfig(api, { token: api.token! }, { skipTLSVerify: true })), configmaps, { namespace: 'default' }).list({}));
+    const pages = await all(
+      listWatch(transport(kubeConfig(api, { token: api.token! }, { skipTLSVerify: true })), configmaps, {
+        namespace: 'default',
+      }).list({}),
+    );
     expect(pages[0]!.items).toHaveLength(1);
   });
 
@@ -102,7 +126,12 @@ describe('clientNodeTransport: authentication and TLS from the kubeconfig', () =
          status: { token: ${JSON.stringify(api.token)}, expirationTimestamp: '2000-01-01T00:00:00Z' } }));`,
     );
     const kc = kubeConfig(api, {
-      exec: { apiVersion: 'client.authentication.k8s.io/v1', command: process.execPath, args: [script], interactiveMode: 'Never' },
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: process.execPath,
+        args: [script],
+        interactiveMode: 'Never',
+      },
     });
     const lw = listWatch(transport(kc), configmaps, { namespace: 'default' });
     api.clearRequests();

@@ -11,9 +11,16 @@ interface Obj {
   metadata: { name: string; namespace?: string };
 }
 const secrets: Resource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true };
-const configmaps: Resource = { group: '', version: 'v1', plural: 'configmaps', kind: 'ConfigMap', namespaced: true };
+const configmaps: Resource = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  kind: 'ConfigMap',
+  namespaced: true,
+};
 const all = <T>(o$: Observable<T>): Promise<T[]> => firstValueFrom(o$.pipe(toArray()));
-const summary = (e: WatchEvent<Obj>): string => (e.type === 'MALFORMED' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.name}`);
+const summary = (e: WatchEvent<Obj>): string =>
+  e.type === 'MALFORMED' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.name}`;
 
 async function eventually(check: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500; i++) {
@@ -28,26 +35,34 @@ describe('fetchTransport (Node global fetch, plain HTTP, as a browser through ku
 
   beforeAll(async () => {
     api = await startFakeApiServer({ http: true });
-    for (let i = 0; i < 5; i++) api.create('configmaps', { metadata: { namespace: 'f', name: `c${i}` }, data: {} });
+    for (let i = 0; i < 5; i++)
+      api.create('configmaps', { metadata: { namespace: 'f', name: `c${i}` }, data: {} });
   });
   afterAll(async () => {
     await api.close();
   });
 
-  const transport = () => fetchTransport({ baseUrl: api.url, headers: { Authorization: `Bearer ${api.token}` } });
+  const transport = () =>
+    fetchTransport({ baseUrl: api.url, headers: { Authorization: `Bearer ${api.token}` } });
 
   it('lists in pages following continue', async () => {
     api.clearRequests();
     const pages = await all(listWatch<Obj>(transport(), configmaps, { namespace: 'f' }).list({ limit: 2 }));
     expect(pages.map((p) => p.items.length)).toEqual([2, 2, 1]);
-    expect(api.requests.filter((r) => r.verb === 'list').map((r) => r.query.continue ?? '')).toEqual(['', pages[0]!.continue, pages[1]!.continue]);
+    expect(api.requests.filter((r) => r.verb === 'list').map((r) => r.query.continue ?? '')).toEqual([
+      '',
+      pages[0]!.continue,
+      pages[1]!.continue,
+    ]);
     expect(api.requests[0]!.user).toBe('admin');
   });
 
   it('watches, with selectors, and decodes the web stream', async () => {
     const lw = listWatch<Obj>(transport(), configmaps, { namespace: 'f', labelSelector: 'pick=yes' });
     const before = api.openWatches();
-    const events = firstValueFrom(lw.watch({ resourceVersion: api.resourceVersion }).pipe(take(2), toArray()));
+    const events = firstValueFrom(
+      lw.watch({ resourceVersion: api.resourceVersion }).pipe(take(2), toArray()),
+    );
     await api.waitForWatches(before + 1);
     api.create('configmaps', { metadata: { namespace: 'f', name: 'no', labels: { pick: 'no' } } });
     api.create('configmaps', { metadata: { namespace: 'f', name: 'yes', labels: { pick: 'yes' } } });
@@ -58,14 +73,18 @@ describe('fetchTransport (Node global fetch, plain HTTP, as a browser through ku
 
   it('unsubscribing aborts the fetch: the server sees the watch close', async () => {
     const before = api.openWatches('secrets');
-    const sub = listWatch<Obj>(transport(), secrets).watch({ resourceVersion: api.resourceVersion }).subscribe();
+    const sub = listWatch<Obj>(transport(), secrets)
+      .watch({ resourceVersion: api.resourceVersion })
+      .subscribe();
     await api.waitForWatches(before + 1, 'secrets');
     sub.unsubscribe();
     await eventually(() => api.openWatches('secrets') === before, 'the server saw the watch close');
   });
 
   it('HTTP errors arrive as ApiStatusError (no token: 401)', async () => {
-    const err = await all(listWatch<Obj>(fetchTransport({ baseUrl: api.url }), configmaps).list({})).catch((e: unknown) => e);
+    const err = await all(listWatch<Obj>(fetchTransport({ baseUrl: api.url }), configmaps).list({})).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApiStatusError);
     expect((err as ApiStatusError).statusCode).toBe(401);
   });

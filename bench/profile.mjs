@@ -3,7 +3,8 @@
 //
 // usage (from the repo root):
 //   node bench/profile.mjs [CLIENT=rxkube] [N=10000] [M=50000] [real|small] [--top 15] [--dir .cache/profiles]
-//   node bench/profile.mjs --summary some.cpuprofile [--top 15]
+//   node bench/profile.mjs --summary some.cpuprofile [--top 15] [--focus fnA,fnB]
+// --focus also prints the inclusive time (self + callees) of the functions named.
 // CLIENT: rxkube | rxkube-10-handlers | rxkube-strip-managed-fields | client-node | http-floor | a path.
 // Runs `node --cpu-prof --expose-gc ../shared/bench/run.mjs CLIENT N M size` (only the client
 // process is profiled, not the server), prints the run's figures, then the top functions by self
@@ -27,6 +28,7 @@ const flag = (name, dflt) => {
 };
 const TOP = Number(flag('top', '15'));
 const summaryOf = flag('summary', '');
+const FOCUS = flag('focus', '').split(',').filter(Boolean);
 const dir = resolve(flag('dir', join(repo, '.cache/profiles')));
 
 const named = {
@@ -36,7 +38,7 @@ const named = {
 };
 
 /** Self time per call-frame, from a V8 .cpuprofile (samples x sampling interval). */
-export function summarise(profile, top = 15) {
+export function summarise(profile, top = 15, focus = []) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
   const dt = profile.timeDeltas;
@@ -62,6 +64,25 @@ export function summarise(profile, top = 15) {
     const [fn, loc] = k.split('\t');
     out.push(`${ms.toFixed(0).padStart(8)} ${pct(ms)}  ${fn}  ${loc}`);
   }
+  if (focus.length) {
+    // Inclusive time: a sample counts for every function on its stack (once per function).
+    const parent = new Map();
+    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const incl = new Map(focus.map((f) => [f, 0]));
+    for (let i = 0; i < profile.samples.length; i++) {
+      const ms = (dt[i + 1] ?? dt[i] ?? 0) / 1000;
+      const seen = new Set();
+      for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+        const fn = byId.get(id).callFrame.functionName;
+        if (incl.has(fn) && !seen.has(fn)) {
+          seen.add(fn);
+          incl.set(fn, incl.get(fn) + ms);
+        }
+      }
+    }
+    out.push('', 'inclusive (self + callees):');
+    for (const [f, ms] of incl) out.push(`${ms.toFixed(0).padStart(8)} ${pct(ms)}  ${f}`);
+  }
   out.push('', 'by file (self time):');
   for (const [f, ms] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, top)) out.push(`${ms.toFixed(0).padStart(8)} ${pct(ms)}  ${f}`);
   return out.join('\n');
@@ -75,7 +96,7 @@ function short(file) {
 }
 
 if (summaryOf) {
-  console.log(summarise(JSON.parse(readFileSync(summaryOf, 'utf8')), TOP));
+  console.log(summarise(JSON.parse(readFileSync(summaryOf, 'utf8')), TOP, FOCUS));
 } else {
   const [client = 'rxkube', N = '10000', M = '50000', size = 'real'] = argv;
   mkdirSync(dir, { recursive: true });
@@ -96,5 +117,5 @@ if (summaryOf) {
   }
   const file = fresh.map((f) => join(dir, f)).sort((a, b) => statSync(b).size - statSync(a).size)[0];
   console.log(`profile: ${relative(repo, file)}\n`);
-  console.log(summarise(JSON.parse(readFileSync(file, 'utf8')), TOP));
+  console.log(summarise(JSON.parse(readFileSync(file, 'utf8')), TOP, FOCUS));
 }

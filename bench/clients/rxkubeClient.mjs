@@ -9,7 +9,6 @@
 // entry under `node --import tsx`, to measure a change before it is built).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
 
 const moduleUrl = process.env.RXKUBE_MODULE
   ? pathToFileURL(resolve(process.env.RXKUBE_MODULE)).href
@@ -20,18 +19,27 @@ export const rx = await import(moduleUrl);
 const pods = { group: '', version: 'v1', plural: 'pods', namespaced: true };
 
 /**
- * @param {{ handlers?: number, transform?: (o: object) => object }} options
+ * @param {{ handlers?: number, transform?: (o: object) => object, transport?: 'client-node' | 'fetch' }} options
+ * transport: `client-node` (default) is `clientNodeTransport(kubeConfig)`, what a Node program
+ * uses; `fetch` is rxkube's `fetchTransport`, which does not load @kubernetes/client-node (whose
+ * modules alone hold about 27 MB of heap), to measure the informer's own memory.
  */
-export function rxkubeClient({ handlers = 1, transform } = {}) {
+export function rxkubeClient({ handlers = 1, transform, transport: kind = 'client-node' } = {}) {
   return async function ({ url, N, M }) {
-    const kc = new KubeConfig();
-    kc.loadFromOptions({
-      clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
-      users: [{ name: 'u', token: 't' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-      currentContext: 'x',
-    });
-    const transport = rx.clientNodeTransport(kc);
+    let transport;
+    if (kind === 'fetch') {
+      transport = rx.fetchTransport({ baseUrl: url, headers: { Authorization: 'Bearer t' } });
+    } else {
+      const { KubeConfig } = await import('@kubernetes/client-node');
+      const kc = new KubeConfig();
+      kc.loadFromOptions({
+        clusters: [{ name: 'c', server: url, skipTLSVerify: true }],
+        users: [{ name: 'u', token: 't' }],
+        contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+        currentContext: 'x',
+      });
+      transport = rx.clientNodeTransport(kc);
+    }
     const inf = rx.informer(rx.listWatch(transport, pods), transform ? { transform } : {});
     inf.errors$.subscribe((e) => console.error('informer error', e?.message));
     let syncedAt = 0;
@@ -61,7 +69,7 @@ export function rxkubeClient({ handlers = 1, transform } = {}) {
     const t1 = performance.now();
     lastAt = await done;
     await inf.stop();
-    transport.destroy();
+    transport.destroy?.();
     return { syncMs, watchMs: lastAt - t1, heapAfterSync };
   };
 }

@@ -37,7 +37,14 @@ export interface Backoff {
   next(): number;
 }
 
-/** The defaults of {@link BackoffOptions}, as in client-go's reflector. */
+/**
+ * The defaults of {@link BackoffOptions}, as in client-go's reflector.
+ *
+ * @example
+ * ```ts
+ * const twiceAsPatient = { ...defaultBackoffOptions, capMs: 2 * defaultBackoffOptions.capMs };
+ * ```
+ */
 export const defaultBackoffOptions: Required<BackoffOptions> = Object.freeze({
   initialMs: 800,
   factor: 2,

@@ -36,7 +36,14 @@ import {
   type ResourceVersionState,
 } from './relistResourceVersion.js';
 
-/** The annotation on the bookmark that ends a streaming list's initial events. */
+/**
+ * The annotation on the bookmark that ends a streaming list's initial events.
+ *
+ * @example
+ * ```ts
+ * const done = bookmark.metadata?.annotations?.[initialEventsEndAnnotation] === 'true';
+ * ```
+ */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 /**

@@ -1,6 +1,13 @@
 import { ApiStatusError, RxkubeError } from '../errors.js';
 
-/** Which request failed. */
+/**
+ * Which request failed.
+ *
+ * @example
+ * ```ts
+ * r.errors$.pipe(filter((e) => e.operation === 'list')).subscribe(console.warn);
+ * ```
+ */
 export type ReflectorOperation = 'list' | 'watch' | 'watchList';
 
 /**
@@ -10,6 +17,11 @@ export type ReflectorOperation = 'list' | 'watch' | 'watchList';
  * - `listFromLatest`: lists again at once with RV `""` (the RV asked for was expired or too large).
  * - `restartWatchList`: starts the streaming list over.
  * - `fallbackToList`: the streaming list failed; lists and watches instead.
+ *
+ * @example
+ * ```ts
+ * r.errors$.pipe(filter((e) => e.action === 'relist')).subscribe(() => relists++);
+ * ```
  */
 export type ReflectorAction = 'relist' | 'rewatch' | 'listFromLatest' | 'restartWatchList' | 'fallbackToList';
 

@@ -18,7 +18,14 @@ export interface ResourceVersionState {
   readonly paginatedResult: boolean;
 }
 
-/** The default page size of a list (client-go's `pager.PageSize`). */
+/**
+ * The default page size of a list (client-go's `pager.PageSize`).
+ *
+ * @example
+ * ```ts
+ * lw.list({ resourceVersion: '0', limit: defaultPageSize });
+ * ```
+ */
 export const defaultPageSize = 500;
 
 /**

@@ -15,6 +15,7 @@ import type { Resource } from '../../lib/listwatch/resource.js';
 import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
+import { TransportError } from '../../lib/transport/transportError.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 interface Obj {
@@ -277,6 +278,48 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
       await expect(seen).resolves.toBe('ERROR 410');
       await eventually(() => api.openWatches() === before, 'the watch closed');
     }
+  });
+
+  it('sends the watch options as given, and passes a streaming list through: ADDED events, then the initial-events-end BOOKMARK', async () => {
+    api.create('configmaps', cm('stream', 's1'));
+    api.create('configmaps', cm('stream', 's2'));
+    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'stream' });
+    api.clearRequests();
+    const events = await firstValueFrom(
+      lw
+        .watch({
+          sendInitialEvents: true,
+          resourceVersionMatch: 'NotOlderThan',
+          allowWatchBookmarks: true,
+          timeoutSeconds: 120,
+        })
+        .pipe(take(3), toArray()),
+    );
+    expect(events.slice(0, 2).map(eventSummary).sort()).toEqual(['ADDED s1', 'ADDED s2']);
+    const bookmark = events[2]!;
+    expect(bookmark.type).toBe('BOOKMARK');
+    const annotations = (bookmark as { object: { metadata: { annotations?: Record<string, string> } } })
+      .object.metadata.annotations;
+    expect(annotations?.['k8s.io/initial-events-end']).toBe('true');
+    expect(api.requests.find((r) => r.verb === 'watch')!.query).toEqual({
+      watch: 'true',
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: '120',
+      sendInitialEvents: 'true',
+    });
+  });
+
+  it('a watch whose connection breaks off errors with a TransportError', async () => {
+    const before = api.openWatches();
+    const done = all(
+      listWatch<Obj>(transport, configmaps, { namespace: 'abrupt' }).watch({
+        resourceVersion: api.resourceVersion,
+      }),
+    );
+    await api.waitForWatches(before + 1);
+    api.faults.dropWatches({ abrupt: true });
+    await expect(done).rejects.toBeInstanceOf(TransportError);
   });
 
   it('completes a watch the server ends cleanly', async () => {

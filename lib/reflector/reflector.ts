@@ -3,11 +3,10 @@ import {
   BehaviorSubject,
   Observable,
   Subject,
-  throwError,
-  timeout,
+  Subscription,
   type SchedulerLike,
+  type Subscriber,
 } from 'rxjs';
-import { Subscription, type Subscriber } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
@@ -163,6 +162,10 @@ interface WatchStream<T> {
   readonly initial: Map<string, T>;
   ended: boolean;
   subscription: Subscription | undefined;
+  /** When the last event arrived (or the watch started), on the scheduler's clock. */
+  lastData: number;
+  /** The dead-connection timer. */
+  watchdog: Subscription | undefined;
 }
 
 const veryShortWatchMs = 1000;
@@ -211,6 +214,7 @@ function runReflector<T extends KubeObject>(
   };
   const stopRequest = (): void => {
     if (stream) stream.ended = true;
+    stream?.watchdog?.unsubscribe();
     stream?.subscription?.unsubscribe();
     stream = undefined;
     request?.unsubscribe();
@@ -310,36 +314,42 @@ function runReflector<T extends KubeObject>(
       initial: new Map(),
       ended: false,
       subscription: undefined,
+      lastData: scheduler.now(),
+      watchdog: undefined,
     };
     stream = s;
+    // Dead-connection watchdog (R12): one timer per silence period, not one per event. When it
+    // fires it checks how long the stream has really been silent and re-arms for the rest.
     const silenceMs = (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs;
-    const subscription = lw
-      .watch(watchOptions)
-      .pipe(
-        timeout({
-          each: silenceMs,
-          scheduler,
-          with: () =>
-            throwError(
-              () =>
-                new WatchEndedError(
-                  'dead',
-                  `no data for ${silenceMs / 1000} s (timeoutSeconds=${watchOptions.timeoutSeconds}): the connection is dead`,
-                ),
-            ),
-        }),
-      )
-      .subscribe({
-        next: (event) => {
-          if (!s.ended) onEvent(s, event);
-        },
-        error: (err: unknown) => {
-          if (!s.ended) endStream(s, err);
-        },
-        complete: () => {
-          if (!s.ended) endStream(s, undefined);
-        },
-      });
+    const watchdog = (): void => {
+      if (s.ended) return;
+      const idle = scheduler.now() - s.lastData;
+      if (idle < silenceMs) {
+        s.watchdog = scheduler.schedule(watchdog, silenceMs - idle);
+        return;
+      }
+      endStream(
+        s,
+        new WatchEndedError(
+          'dead',
+          `no data for ${idle / 1000} s (timeoutSeconds=${watchOptions.timeoutSeconds}): the connection is dead`,
+        ),
+      );
+    };
+    s.watchdog = scheduler.schedule(watchdog, silenceMs);
+    const subscription = lw.watch(watchOptions).subscribe({
+      next: (event) => {
+        if (s.ended) return;
+        s.lastData = scheduler.now();
+        onEvent(s, event);
+      },
+      error: (err: unknown) => {
+        if (!s.ended) endStream(s, err);
+      },
+      complete: () => {
+        if (!s.ended) endStream(s, undefined);
+      },
+    });
     if (s.ended) subscription.unsubscribe();
     else s.subscription = subscription;
   }
@@ -405,6 +415,7 @@ function runReflector<T extends KubeObject>(
 
   function endStream(s: WatchStream<T>, err: unknown): void {
     s.ended = true;
+    s.watchdog?.unsubscribe();
     // Abort on the next turn, not from inside the stream's own callback: after an ERROR event the
     // server is closing the response, and aborting a response that has just ended, from within its
     // last chunk, can surface as an uncaught AbortError in Node's http client. Later events are

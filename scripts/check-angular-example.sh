@@ -12,5 +12,7 @@ if [ "$(node -p "try { require('./$CACHE/node_modules/@angular/core/package.json
   [ -f "$CACHE/package.json" ] || echo '{ "name": "rxkube-angular-check", "private": true }' > "$CACHE/package.json"
   (cd "$CACHE" && npm install --no-save --legacy-peer-deps --no-audit --no-fund --prefix . "@angular/core@$ANGULAR_VERSION")
 fi
+# The example resolves @angular/* through its own node_modules, a link to the cache.
+ln -sfn ../../.cache/angular/node_modules examples/angular/node_modules
 npx tsc -p examples/angular/tsconfig.json --noEmit
 echo "angular example ok: type-checked against @angular/core $ANGULAR_VERSION"

@@ -1,0 +1,32 @@
+import { describe, expect, it } from '@jest/globals';
+import { KubeConfig } from '@kubernetes/client-node';
+import { fetchTransport } from '../../lib/transport/fetchTransport.js';
+import { isTransport, transportFor } from '../../lib/transport/kubeConfigTransport.js';
+
+const kubeConfig = (): KubeConfig => {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'c', server: 'https://127.0.0.1:6443' }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kc;
+};
+
+describe('transportFor', () => {
+  it('returns a Transport as is', () => {
+    const t = fetchTransport({ baseUrl: 'http://127.0.0.1:8001' });
+    expect(isTransport(t)).toBe(true);
+    expect(transportFor(t)).toBe(t);
+  });
+
+  it('makes one client-node transport per KubeConfig object, shared by every ListWatch built from it', () => {
+    const kc = kubeConfig();
+    expect(isTransport(kc)).toBe(false);
+    const t = transportFor(kc);
+    expect(isTransport(t)).toBe(true);
+    expect(transportFor(kc)).toBe(t);
+    expect(transportFor(kubeConfig())).not.toBe(t);
+  });
+});

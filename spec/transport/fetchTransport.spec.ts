@@ -81,6 +81,25 @@ describe('fetchTransport (Node global fetch, plain HTTP, as a browser through ku
     await eventually(() => api.openWatches('secrets') === before, 'the server saw the watch close');
   });
 
+  it('passes an ERROR event through; unsubscribing from within it is safe', async () => {
+    const before = api.openWatches('secrets');
+    const seen = new Promise<string>((resolve, reject) => {
+      const sub = listWatch<Obj>(transport(), secrets)
+        .watch({ resourceVersion: api.resourceVersion })
+        .subscribe({
+          next: (e) => {
+            sub.unsubscribe();
+            resolve(summary(e));
+          },
+          error: reject,
+        });
+    });
+    await api.waitForWatches(before + 1, 'secrets');
+    api.faults.sendWatchError({ code: 410, reason: 'Expired' });
+    await expect(seen).resolves.toBe('ERROR');
+    await eventually(() => api.openWatches('secrets') === before, 'the watch closed');
+  });
+
   it('HTTP errors arrive as ApiStatusError (no token: 401)', async () => {
     const err = await all(listWatch<Obj>(fetchTransport({ baseUrl: api.url }), configmaps).list({})).catch(
       (e: unknown) => e,

@@ -46,7 +46,16 @@ function smallPod(i, rv) {
   };
 }
 
-const OPS_KINDS = ['update', 'add', 'delete', 'batchUpdate', 'batchAdd', 'batchDelete'];
+const OPS_KINDS = [
+  'update',
+  'updateFromBase',
+  'mapSet',
+  'add',
+  'delete',
+  'batchUpdate',
+  'batchAdd',
+  'batchDelete',
+];
 
 /** The input (untimed) and the timed body of one kind of measurement at size n. */
 function workload(kind, n, base, rv) {
@@ -62,6 +71,26 @@ function workload(kind, n, base, rv) {
           for (const o of objs) s = s.update(o);
         },
       };
+    case 'updateFromBase':
+      return {
+        ops: OPS,
+        input: Array.from({ length: OPS }, (_, j) => smallPod(spread(j), rv + j)),
+        run(objs) {
+          for (const o of objs) base.update(o);
+        },
+      };
+    case 'mapSet': {
+      // Context, not the store: a plain mutable Map, same keys and objects (memory-hierarchy floor).
+      const map = new Map();
+      for (let i = 0; i < n; i++) map.set(keyOf(i), null);
+      return {
+        ops: OPS,
+        input: Array.from({ length: OPS }, (_, j) => smallPod(spread(j), rv + j)),
+        run(objs) {
+          for (const o of objs) map.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+        },
+      };
+    }
     case 'add':
       return {
         ops: OPS,
@@ -123,7 +152,6 @@ function benchAll() {
       for (const kind of OPS_KINDS) {
         const w = workload(kind, n, bases[si], rv);
         rv += w.ops;
-        if (typeof globalThis.gc === 'function') globalThis.gc(); // start each run from a clean heap
         const t0 = process.cpuUsage();
         w.run(w.input);
         const cpu = process.cpuUsage(t0);
@@ -177,14 +205,18 @@ function heapSection() {
 
 heapSection();
 const rows = benchAll();
-const f = (x) => x.toFixed(0).padStart(8);
+const f = (x) => x.toFixed(0).padStart(7);
 console.log(`CPU ns per operation (best of ${RUNS} runs, sizes interleaved)`);
-console.log('        n |   update      add   delete | batch1000: update      add   delete');
+console.log('        n |  update update*     add  delete | batch1000: update     add  delete');
 for (const r of rows) {
   console.log(
-    `${String(r.n).padStart(9)} | ${f(r.update)} ${f(r.add)} ${f(r.delete)} |            ${f(r.batchUpdate)} ${f(r.batchAdd)} ${f(r.batchDelete)}`,
+    `${String(r.n).padStart(9)} | ${f(r.update)} ${f(r.updateFromBase)} ${f(r.add)} ${f(r.delete)} |            ${f(r.batchUpdate)} ${f(r.batchAdd)} ${f(r.batchDelete)}`,
   );
 }
+console.log('update: chained (s = s.update(p)); update*: each from the n-object snapshot, as add and delete');
+console.log(
+  `context, a plain mutable Map.set of the same objects: ${rows.map((r) => `${r.n}: ${r.mapSet.toFixed(0)}`).join(', ')} ns`,
+);
 const ratio = rows[2].update / rows[0].update;
 console.log(
   `\nbar: single-event update at 100k <= 2x the cost at 1k: ratio ${ratio.toFixed(2)} -> ${ratio <= 2 ? 'PASS' : 'FAIL'}`,

@@ -19,7 +19,24 @@
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  const stack: object[] = [value];
+  // One work stack for every call (no allocation per object); a fresh one if a getter re-enters.
+  const stack = sharedStackBusy ? [] : sharedStack;
+  const owns = stack === sharedStack;
+  sharedStackBusy = true;
+  try {
+    stack.push(value);
+    walk(stack);
+  } finally {
+    stack.length = 0;
+    if (owns) sharedStackBusy = false;
+  }
+  return value;
+}
+
+const sharedStack: object[] = [];
+let sharedStackBusy = false;
+
+function walk(stack: object[]): void {
   while (stack.length > 0) {
     const obj = stack.pop() as object;
     if (ArrayBuffer.isView(obj)) continue;
@@ -38,5 +55,4 @@ export function deepFreeze<T>(value: T): T {
       }
     }
   }
-  return value;
 }

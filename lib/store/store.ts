@@ -99,6 +99,92 @@ function keyOf<T>(keyFunc: KeyFunc<T>, obj: T | DeletedFinalStateUnknown<T>): st
   return obj instanceof DeletedFinalStateUnknown ? obj.key : keyFunc(obj);
 }
 
+/** A snapshot being edited: a private copy of the state's mutable parts (one batch or one change). */
+interface Draft<T> {
+  readonly keyFunc: KeyFunc<T>;
+  readonly indexNames: ReadonlyArray<string>;
+  readonly indexFuncs: ReadonlyArray<IndexFunc<T>>;
+  items: PersistentMap<T>;
+  readonly indices: Index[];
+  resourceVersion: string | undefined;
+}
+
+function draftOf<T>(state: StoreState<T>): Draft<T> {
+  return {
+    keyFunc: state.keyFunc,
+    indexNames: state.indexNames,
+    indexFuncs: state.indexFuncs,
+    items: state.items,
+    indices: state.indices.slice(),
+    resourceVersion: state.resourceVersion,
+  };
+}
+
+/** The snapshot a finished draft makes: `store` itself when nothing changed. */
+function finish<T>(store: Store<T>, base: StoreState<T>, draft: Draft<T>): Store<T> {
+  if (draft.items === base.items && draft.resourceVersion === base.resourceVersion) {
+    let same = true;
+    for (let i = 0; i < draft.indices.length; i++) same &&= draft.indices[i] === base.indices[i];
+    if (same) return store;
+  }
+  return new Store<T>(draft);
+}
+
+/** Upserts `obj`; returns the object it replaced. All-or-nothing (index values come first). */
+function draftUpsert<T>(d: Draft<T>, obj: T, owner: number): T | undefined {
+  const key = d.keyFunc(obj);
+  deepFreeze(obj);
+  const old = d.items.get(key);
+  if (old === obj) return old;
+  const funcs = d.indexFuncs;
+  const n = funcs.length;
+  if (n === 1) {
+    // The common case (the namespace index only): no arrays of value lists.
+    const after = funcs[0](obj);
+    const before = old === undefined ? NO_VALUES : funcs[0](old);
+    d.items = d.items.set(key, obj, owner);
+    d.indices[0] = indexMove(d.indices[0], key, before, after, owner);
+    return old;
+  }
+  const before = new Array<ReadonlyArray<string>>(n);
+  const after = new Array<ReadonlyArray<string>>(n);
+  for (let i = 0; i < n; i++) {
+    after[i] = funcs[i](obj);
+    before[i] = old === undefined ? NO_VALUES : funcs[i](old);
+  }
+  d.items = d.items.set(key, obj, owner);
+  for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
+  return old;
+}
+
+/** Removes `key`; returns the object removed. All-or-nothing. */
+function draftDeleteKey<T>(d: Draft<T>, key: string, owner: number): T | undefined {
+  const old = d.items.get(key);
+  if (old === undefined) return undefined;
+  const funcs = d.indexFuncs;
+  const before = new Array<ReadonlyArray<string>>(funcs.length);
+  for (let i = 0; i < funcs.length; i++) before[i] = funcs[i](old);
+  d.items = d.items.delete(key, owner);
+  for (let i = 0; i < funcs.length; i++)
+    d.indices[i] = indexMove(d.indices[i], key, before[i], NO_VALUES, owner);
+  return old;
+}
+
+/** Makes the draft hold exactly `items`, every index rebuilt. All-or-nothing. */
+function draftReplace<T>(
+  d: Draft<T>,
+  items: ReadonlyArray<T>,
+  resourceVersion: string | undefined,
+  owner: number,
+): void {
+  let next = PersistentMap.empty<T>();
+  for (const obj of items) next = next.set(d.keyFunc(obj), deepFreeze(obj), owner);
+  const built = d.indexFuncs.map((fn) => buildIndex(next, fn, owner));
+  d.items = next;
+  for (let i = 0; i < built.length; i++) d.indices[i] = built[i];
+  if (resourceVersion !== undefined) d.resourceVersion = resourceVersion;
+}
+
 /**
  * An immutable snapshot of the informer's cache: key -> object, plus named indexes (client-go's
  * `Indexer` / `ThreadSafeStore`, kube-rs's `Store`). Reads never change; a transition (`add`,
@@ -222,27 +308,34 @@ export class Store<T> {
 
   /** A snapshot with `obj` inserted or replacing the object under its key (frozen first). */
   add(obj: T): Store<T> {
-    return this.withMutations((m) => m.upsert(obj));
+    const d = draftOf(this.state);
+    draftUpsert(d, obj, newOwner());
+    return finish(this, this.state, d);
   }
 
   /** Same as {@link add} (client-go's `Update` is an upsert too). */
   update(obj: T): Store<T> {
-    return this.withMutations((m) => m.upsert(obj));
+    return this.add(obj);
   }
 
   /** A snapshot without `obj`'s key (a tombstone is removed by its key). Unknown key: this snapshot. */
   delete(obj: T | DeletedFinalStateUnknown<T>): Store<T> {
-    return this.withMutations((m) => m.delete(obj));
+    return this.deleteByKey(keyOf(this.state.keyFunc, obj));
   }
 
   /** A snapshot without `key`. */
   deleteByKey(key: string): Store<T> {
-    return this.withMutations((m) => m.deleteByKey(key));
+    if (this.state.items.get(key) === undefined) return this;
+    const d = draftOf(this.state);
+    draftDeleteKey(d, key, newOwner());
+    return finish(this, this.state, d);
   }
 
   /** A snapshot holding exactly `items` (later duplicates win), every index rebuilt. O(n). */
   replace(items: ReadonlyArray<T>, resourceVersion?: string): Store<T> {
-    return this.withMutations((m) => m.replace(items, resourceVersion));
+    const d = draftOf(this.state);
+    draftReplace(d, items, resourceVersion, newOwner());
+    return finish(this, this.state, d);
   }
 
   /** This snapshot at another resource version. */
@@ -308,19 +401,14 @@ export function mutate<T, R>(
   fn: (mutator: StoreMutator<T>) => R,
 ): { store: Store<T>; result: R } {
   const base = store.stateOf();
-  const mutator = new StoreMutator<T>(base);
+  const mutator = new StoreMutator<T>(draftOf(base));
   let result: R;
   try {
     result = fn(mutator);
   } finally {
     mutator.close();
   }
-  const next = mutator.state();
-  const same =
-    next.items === base.items &&
-    next.resourceVersion === base.resourceVersion &&
-    next.indices.every((index, i) => index === base.indices[i]);
-  return { store: same ? store : new Store(next), result };
+  return { store: finish(store, base, mutator.draft), result };
 }
 
 /**
@@ -342,58 +430,37 @@ export function mutate<T, R>(
 export class StoreMutator<T> {
   private readonly owner = newOwner();
   private open = true;
-  private items: PersistentMap<T>;
-  private readonly indices: Index[];
-  private indexFuncs: ReadonlyArray<IndexFunc<T>>;
-  private resourceVersion: string | undefined;
 
   /** @internal */
-  constructor(private readonly base: StoreState<T>) {
-    this.items = base.items;
-    this.indices = base.indices.slice();
-    this.indexFuncs = base.indexFuncs;
-    this.resourceVersion = base.resourceVersion;
-  }
+  constructor(
+    /** @internal */
+    readonly draft: Draft<T>,
+  ) {}
 
   /** The store's key function. */
   get keyFunc(): KeyFunc<T> {
-    return this.base.keyFunc;
+    return this.draft.keyFunc;
   }
 
   /** The number of objects, with this batch's changes. */
   get size(): number {
-    return this.items.size;
+    return this.draft.items.size;
   }
 
   /** The object under `obj`'s key, with this batch's changes. */
   get(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
-    return this.items.get(keyOf(this.base.keyFunc, obj));
+    return this.draft.items.get(keyOf(this.draft.keyFunc, obj));
   }
 
   /** The object under `key`, with this batch's changes. */
   getByKey(key: string): T | undefined {
-    return this.items.get(key);
+    return this.draft.items.get(key);
   }
 
   /** Inserts or replaces `obj` (deep-frozen first). Returns the object it replaced, if any. */
   upsert(obj: T): T | undefined {
     this.check();
-    const key = this.base.keyFunc(obj);
-    deepFreeze(obj);
-    const old = this.items.get(key);
-    if (old === obj) return old;
-    const funcs = this.indexFuncs;
-    // Every index value first, so that a throwing index function changes nothing.
-    const before = new Array<ReadonlyArray<string>>(funcs.length);
-    const after = new Array<ReadonlyArray<string>>(funcs.length);
-    for (let i = 0; i < funcs.length; i++) {
-      after[i] = funcs[i](obj);
-      before[i] = old === undefined ? NO_VALUES : funcs[i](old);
-    }
-    this.items = this.items.set(key, obj, this.owner);
-    for (let i = 0; i < funcs.length; i++)
-      this.indices[i] = indexMove(this.indices[i], key, before[i], after[i], this.owner);
-    return old;
+    return draftUpsert(this.draft, obj, this.owner);
   }
 
   /** Same as {@link upsert}. */
@@ -409,20 +476,13 @@ export class StoreMutator<T> {
   /** Removes `obj`'s key (a tombstone's `key`). Returns the object removed, if any. */
   delete(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
     this.check();
-    return this.deleteByKey(keyOf(this.base.keyFunc, obj));
+    return draftDeleteKey(this.draft, keyOf(this.draft.keyFunc, obj), this.owner);
   }
 
   /** Removes `key`. Returns the object removed, if any. */
   deleteByKey(key: string): T | undefined {
     this.check();
-    const old = this.items.get(key);
-    if (old === undefined) return undefined;
-    const funcs = this.indexFuncs;
-    const before = funcs.map((fn) => fn(old));
-    this.items = this.items.delete(key, this.owner);
-    for (let i = 0; i < funcs.length; i++)
-      this.indices[i] = indexMove(this.indices[i], key, before[i], NO_VALUES, this.owner);
-    return old;
+    return draftDeleteKey(this.draft, key, this.owner);
   }
 
   /**
@@ -431,19 +491,13 @@ export class StoreMutator<T> {
    */
   replace(items: ReadonlyArray<T>, resourceVersion?: string): void {
     this.check();
-    const keyFunc = this.base.keyFunc;
-    let next = PersistentMap.empty<T>();
-    for (const obj of items) next = next.set(keyFunc(obj), deepFreeze(obj), this.owner);
-    const built = this.indexFuncs.map((fn) => buildIndex(next, fn, this.owner));
-    this.items = next;
-    built.forEach((index, i) => (this.indices[i] = index));
-    if (resourceVersion !== undefined) this.resourceVersion = resourceVersion;
+    draftReplace(this.draft, items, resourceVersion, this.owner);
   }
 
   /** Sets the resource version the resulting snapshot is at. */
   setResourceVersion(resourceVersion: string): void {
     this.check();
-    this.resourceVersion = resourceVersion;
+    this.draft.resourceVersion = resourceVersion;
   }
 
   /** Applies one {@link StoreChange}. */
@@ -468,18 +522,6 @@ export class StoreMutator<T> {
   /** @internal Ends the batch: the owner number is retired with this mutator. */
   close(): void {
     this.open = false;
-  }
-
-  /** @internal */
-  state(): StoreState<T> {
-    return {
-      keyFunc: this.base.keyFunc,
-      indexNames: this.base.indexNames,
-      indexFuncs: this.indexFuncs,
-      items: this.items,
-      indices: this.indices,
-      resourceVersion: this.resourceVersion,
-    };
   }
 
   private check(): void {

@@ -222,6 +222,7 @@ function runReflector<T extends KubeObject>(
   };
   const after = (delayMs: number, reason: ReflectorError | undefined, next: () => void): void => {
     stopRequest();
+    if (stopped) return;
     setStatus(reason ? { state: 'backingOff', delayMs, reason } : { state: 'backingOff', delayMs });
     timer?.unsubscribe();
     timer = scheduler.schedule(() => {
@@ -244,13 +245,18 @@ function runReflector<T extends KubeObject>(
   }
 
   function list(fromLatestRetry: boolean): void {
+    if (stopped) return; // a subscriber unsubscribed from inside an event
     stopRequest();
     const rv = relistResourceVersion(rvState);
     const listOptions = listOptionsFor(rv, options.pageSize, rvState);
     setStatus({ state: 'listing', resourceVersion: rv });
-    request = listAll(lw, listOptions).subscribe({
+    // Registered before subscribing, so that a list that answers synchronously (and whose handler
+    // starts the next request) still leaves `request` pointing at the newest one.
+    const current = new Subscription();
+    request = current;
+    const subscription = listAll(lw, listOptions).subscribe({
       next: (result) => {
-        request = undefined;
+        if (request === current) request = undefined;
         if (rv === '0' && result.paginated) rvState = { ...rvState, paginatedResult: true };
         rvState = { ...rvState, unavailable: false };
         emit({
@@ -262,7 +268,7 @@ function runReflector<T extends KubeObject>(
         watch();
       },
       error: (err: unknown) => {
-        request = undefined;
+        if (request === current) request = undefined;
         if ((isExpiredError(err) || isTooLargeResourceVersionError(err)) && !fromLatestRetry) {
           // The RV is compacted or ahead of this server: list once more, consistently, at "".
           rvState = { ...rvState, unavailable: true };
@@ -273,6 +279,7 @@ function runReflector<T extends KubeObject>(
         endListAndWatch(report('list', 'relist', err));
       },
     });
+    current.add(subscription);
   }
 
   function watchTimeoutSeconds(): number {
@@ -280,6 +287,7 @@ function runReflector<T extends KubeObject>(
   }
 
   function watch(): void {
+    if (stopped) return; // a subscriber unsubscribed from inside an event
     stopRequest();
     const rv = rvState.lastSyncResourceVersion;
     const timeoutSeconds = watchTimeoutSeconds();
@@ -288,6 +296,7 @@ function runReflector<T extends KubeObject>(
   }
 
   function watchList(): void {
+    if (stopped) return; // a subscriber unsubscribed from inside an event
     stopRequest();
     const rv = rewatchResourceVersion(rvState);
     const timeoutSeconds = watchTimeoutSeconds();

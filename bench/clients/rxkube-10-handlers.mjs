@@ -1,3 +1,3 @@
 // rxkube's informer with ten handlers, each counting every add and update (see rxkubeClient.mjs).
 import { rxkubeClient } from './rxkubeClient.mjs';
-export default rxkubeClient({ handlers: 10 });
+export default await rxkubeClient({ handlers: 10 });

@@ -1,3 +1,3 @@
 // rxkube's informer with one handler and the stripManagedFields transform (see rxkubeClient.mjs).
 import { rx, rxkubeClient } from './rxkubeClient.mjs';
-export default rxkubeClient({ handlers: 1, transform: rx.stripManagedFields });
+export default await rxkubeClient({ handlers: 1, transform: rx.stripManagedFields });

@@ -46,9 +46,9 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
     expect(allowed.status).toBe(200);
   });
 
-  it('the default token is in the default kubeconfig; tokens: false turns auth off', async () => {
-    const d = await startFakeApiServer({ http: true });
-    const off = await startFakeApiServer({ http: true, tokens: false });
+  it('the default token is in the default kubeconfig; tokens: false turns auth off (the default over HTTP)', async () => {
+    const d = await startFakeApiServer();
+    const off = await startFakeApiServer({ http: true });
     try {
       expect(d.token).toBe(DEFAULT_TOKEN);
       expect(JSON.parse(d.kubeConfigText()).users[0].user.token).toBe(DEFAULT_TOKEN);

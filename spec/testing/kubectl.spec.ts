@@ -129,4 +129,18 @@ describe('kubectl against the fake API server', () => {
     expect(out.trim()).toBe('pod "alpha" deleted');
     expect(api.get('pods', 'default', 'alpha')).toBeUndefined();
   });
+
+  it('kubectl against a plain-HTTP server (no credentials sent, auth off by default)', async () => {
+    const plain = await startFakeApiServer({ http: true });
+    try {
+      plain.create('configmaps', { metadata: { name: 'plain', namespace: 'default' } });
+      const file = join(dir, 'config-http');
+      await plain.writeKubeConfig(file);
+      if (!kubectl) throw new Error('no kubectl');
+      const { stdout } = await execFileP(kubectl, ['--kubeconfig', file, '--cache-dir', join(dir, 'cache-http'), 'get', 'configmaps', '-o', 'name'], { timeout: 30000, encoding: 'utf8' });
+      expect(stdout.trim()).toBe('configmap/plain');
+    } finally {
+      await plain.close();
+    }
+  });
 });

@@ -49,8 +49,9 @@ export interface FakeApiServerOptions {
   /** Send a BOOKMARK (current revision) first on bookmark-enabled watches that resume from a revision. */
   readonly initialBookmark?: boolean;
   /**
-   * Accepted bearer tokens and their deny lists. Default: one token, {@link DEFAULT_TOKEN}, user
-   * `admin`, allowed everything. `false` turns authentication off.
+   * Accepted bearer tokens and their deny lists. Default over HTTPS: one token, {@link DEFAULT_TOKEN},
+   * user `admin`, allowed everything. Default over HTTP: `false` (authentication off), because
+   * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
    */
   readonly tokens?: ReadonlyArray<FakeToken> | false;
   /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
@@ -236,7 +237,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
-  const tokens = options.tokens ?? [{ token: DEFAULT_TOKEN, user: 'admin' }];
+  const tokens = options.tokens ?? (options.http ? false : [{ token: DEFAULT_TOKEN, user: 'admin' }]);
   const auth = new Authenticator(tokens);
   const requestLogLimit = options.requestLogLimit ?? 10000;
   let requests: RecordedRequest[] = [];

@@ -1,0 +1,91 @@
+/**
+ * `rxkube-fake-apiserver`: runs rxkube's fake Kubernetes API server from a shell until killed.
+ * Prints one line, `listening on URL`, once it serves.
+ * @packageDocumentation
+ */
+import { parseArgs } from 'node:util';
+import { startFakeApiServer } from '../testing/index.js';
+
+const USAGE = `usage: rxkube-fake-apiserver [options]
+
+A fake Kubernetes API server (list, watch, writes, discovery; HTTPS with a generated CA and a
+bearer token by default). Prints "listening on URL" and runs until killed.
+
+options:
+  --port N               port on 127.0.0.1 (0, the default, picks a free one)
+  --kubeconfig FILE      write a kubeconfig for the server (CA data and token included) to FILE
+  --http                 serve plain HTTP instead of HTTPS
+  --seed pods=N          create N realistic pods spread over namespaces ns-0..ns-49
+  --random-seed N        seed of the server's random choices (default 1)
+  --history-limit N      changes kept for watch resumption (default 10000)
+  --bookmark-interval-ms N  bookmark interval on watches that allow bookmarks (default 60000)
+  --no-auth              accept requests without a token
+  -h, --help             show this help
+
+Faults can be driven over HTTP: POST /rxkube/faults/{dropWatches|dropEvents|sendWatchError|failNext|
+compact|stallWatches|slowEvents|malformedLine|bookmarkNow|reset} with a JSON body (see docs/testing.md).`;
+
+function fail(message: string): never {
+  process.stderr.write(`rxkube-fake-apiserver: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function int(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) fail(`${name} wants a non-negative integer, got "${v}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        http: { type: 'boolean' },
+        seed: { type: 'string', multiple: true },
+        'random-seed': { type: 'string' },
+        'history-limit': { type: 'string' },
+        'bookmark-interval-ms': { type: 'string' },
+        'no-auth': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    fail(e instanceof Error ? e.message : String(e));
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let seedPods = 0;
+  for (const s of values.seed ?? []) {
+    const m = /^pods=(\d+)$/.exec(s);
+    if (!m) fail(`--seed wants pods=N, got "${s}"`);
+    seedPods = Number(m[1]);
+  }
+  const api = await startFakeApiServer({
+    http: values.http ?? false,
+    port: int('--port', values.port) ?? 0,
+    seed: int('--random-seed', values['random-seed']),
+    historyLimit: int('--history-limit', values['history-limit']),
+    bookmarkIntervalMs: int('--bookmark-interval-ms', values['bookmark-interval-ms']),
+    tokens: values['no-auth'] ? false : undefined,
+    seedPods,
+  });
+  if (values.kubeconfig) await api.writeKubeConfig(values.kubeconfig);
+  process.stdout.write(`listening on ${api.url}\n`);
+  const stop = () => {
+    void api.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`rxkube-fake-apiserver: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+// The rxkube-fake-apiserver bin, run from its TypeScript source through tsx (the build is checked in
+// CI separately): prints `listening on URL`, writes a kubeconfig, seeds pods, serves until killed.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const BIN = join(process.cwd(), 'lib', 'bin', 'rxkube-fake-apiserver.ts');
+
+function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; exited: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`)), 20000);
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^listening on (\S+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1], exited });
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`exited early; stdout: ${out} stderr: ${err}`));
+    });
+  });
+}
+
+describe('rxkube-fake-apiserver bin', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'rxkube-bin-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('--http --port 0 --seed pods=N --kubeconfig FILE: one line "listening on URL", N pods served, exits on SIGTERM', async () => {
+    const file = join(dir, 'kubeconfig');
+    const { child, url, exited } = await start(['--http', '--port', '0', '--seed', 'pods=120', '--kubeconfig', file]);
+    try {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(JSON.parse(readFileSync(file, 'utf8')).clusters[0].cluster.server).toBe(url);
+      const list = (await (await fetch(`${url}/api/v1/pods?limit=500`)).json()) as { items: Array<{ metadata: { namespace: string } }> };
+      expect(list.items).toHaveLength(120);
+      expect(new Set(list.items.map((p) => p.metadata.namespace)).size).toBe(50);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('HTTPS by default: the kubeconfig carries the CA and a token', async () => {
+    const file = join(dir, 'kubeconfig-tls');
+    const { child, url, exited } = await start(['--kubeconfig', file]);
+    try {
+      expect(url).toMatch(/^https:\/\//);
+      const kc = JSON.parse(readFileSync(file, 'utf8'));
+      expect(kc.clusters[0].cluster['certificate-authority-data']).toBeTruthy();
+      expect(kc.users[0].user.token).toBeTruthy();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('--help prints the usage; a bad flag exits 2', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const c = spawn(TSX, [BIN, ...args]);
+        let out = '';
+        c.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        c.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        c.once('exit', (code) => resolve({ code, out }));
+      });
+    const help = await run(['--help']);
+    expect([help.code, help.out.startsWith('usage: rxkube-fake-apiserver')]).toEqual([0, true]);
+    const bad = await run(['--seed', 'nodes=3']);
+    expect(bad.code).toBe(2);
+  });
+});

@@ -161,9 +161,19 @@ class Parser {
  * ```
  */
 export function parseLabelSelector(selector: string): LabelSelector {
+  const cached = cache.get(selector);
+  if (cached) return cached;
   const reqs = new Parser(selector, lex(selector)).parse();
-  return reqs.length === 0 ? everythingLabelSelector : labelSelector(reqs);
+  const parsed = reqs.length === 0 ? everythingLabelSelector : labelSelector(reqs);
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(selector, parsed);
+  return parsed;
 }
+
+// Listers are called with the same few selector strings over and over; parsed selectors are
+// immutable, so they are kept (a small bounded map, emptied when full).
+const CACHE_SIZE = 256;
+const cache = new Map<string, LabelSelector>();
 
 /** What rxkube accepts wherever a label selector is asked for: a string, a parsed selector, or none. */
 export type LabelSelectorInput = string | LabelSelector | undefined;

@@ -63,7 +63,8 @@ function select<T extends KubeObject>(
   selector: LabelSelectorInput,
 ): ReadonlyArray<T> {
   const sel = toLabelSelector(selector);
-  return Object.freeze(sel.isEmpty ? [...items] : items.filter((o) => sel.matches(labelsOf(o))));
+  if (sel.isEmpty) return Object.isFrozen(items) ? items : Object.freeze([...items]);
+  return Object.freeze(items.filter((o) => sel.matches(labelsOf(o))));
 }
 
 function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: string): ReadonlyArray<T> {

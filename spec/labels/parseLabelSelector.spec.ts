@@ -112,6 +112,11 @@ describe('parseLabelSelector (L4: the full label selector syntax)', () => {
     }
   });
 
+  it('parses a string once: the same selector object comes back', () => {
+    expect(parseLabelSelector('cache-test in (a,b)')).toBe(parseLabelSelector('cache-test in (a,b)'));
+    expect(parseLabelSelector('cache-test in (a,c)')).not.toBe(parseLabelSelector('cache-test in (a,b)'));
+  });
+
   it('returns frozen selectors', () => {
     const sel = parseLabelSelector('a in (x,y)');
     expect(Object.isFrozen(sel)).toBe(true);

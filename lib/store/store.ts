@@ -401,14 +401,15 @@ export function mutate<T, R>(
   fn: (mutator: StoreMutator<T>) => R,
 ): { store: Store<T>; result: R } {
   const base = store.stateOf();
-  const mutator = new StoreMutator<T>(draftOf(base));
+  const draft = draftOf(base);
+  const mutator = new StoreMutator<T>(draft);
   let result: R;
   try {
     result = fn(mutator);
   } finally {
     mutator.close();
   }
-  return { store: finish(store, base, mutator.draft), result };
+  return { store: finish(store, base, draft), result };
 }
 
 /**
@@ -431,11 +432,8 @@ export class StoreMutator<T> {
   private readonly owner = newOwner();
   private open = true;
 
-  /** @internal */
-  constructor(
-    /** @internal */
-    readonly draft: Draft<T>,
-  ) {}
+  /** @internal Use {@link Store.withMutations} or {@link StoreWriter.batch}. */
+  constructor(private readonly draft: Draft<T>) {}
 
   /** The store's key function. */
   get keyFunc(): KeyFunc<T> {

@@ -24,9 +24,22 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const runMjs = fileURLToPath(new URL('../../shared/bench/run.mjs', import.meta.url));
+const cpuMeter = fileURLToPath(new URL('./clients/cpu-meter.mjs', import.meta.url));
 
 const get = (url) => new Promise((ok, ko) => http.get(url, ok).on('error', ko));
 const body = async (res) => { const parts = []; for await (const c of res) parts.push(c); return Buffer.concat(parts); };
+
+// Load the code under test before the clock starts (cpu-meter counts from the first call).
+const mods = {};
+const variant = process.env.RXKUBE_BENCH_CLIENT ?? '';
+if (variant.startsWith('decoder')) mods.watchDecoder = (await import('../lib/listwatch/watchDecoder.ts')).watchDecoder;
+if (variant.startsWith('listwatch')) {
+  mods.listWatch = (await import('../lib/listwatch/createListWatch.ts')).listWatch;
+  mods.clientNodeTransport = (await import('../lib/transport/clientNode.ts')).clientNodeTransport;
+  mods.fetchTransport = (await import('../lib/transport/fetchTransport.ts')).fetchTransport;
+}
+// client-node is a large module graph (about 30 MB of heap): only the variant that uses it loads it.
+if (variant === 'listwatch-node') mods.KubeConfig = (await import('@kubernetes/client-node')).KubeConfig;
 
 /** The floor's list: pages of 500 into a Map (shared by the decoder variants, so only the watch differs). */
 async function floorList(url, map) {
@@ -40,7 +53,7 @@ async function floorList(url, map) {
 }
 
 async function decoderClient({ url, M }, plain) {
-  const { watchDecoder } = await import('../lib/listwatch/watchDecoder.ts');
+  const { watchDecoder } = mods;
   const t0 = performance.now();
   const map = new Map();
   const rv = await floorList(url, map);
@@ -61,16 +74,13 @@ async function decoderClient({ url, M }, plain) {
 }
 
 async function listWatchClient({ url, N, M }, kind) {
-  const { listWatch } = await import('../lib/listwatch/createListWatch.ts');
+  const { listWatch, clientNodeTransport, fetchTransport, KubeConfig } = mods;
   let transport;
   if (kind === 'node') {
-    const { clientNodeTransport } = await import('../lib/transport/clientNode.ts');
-    const { KubeConfig } = await import('@kubernetes/client-node');
     const kc = new KubeConfig();
     kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
     transport = clientNodeTransport(kc);
   } else {
-    const { fetchTransport } = await import('../lib/transport/fetchTransport.ts');
     transport = fetchTransport({ baseUrl: url });
   }
   const lw = listWatch(transport, { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true });
@@ -176,26 +186,33 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'm
   for (let r = 0; r < Number(rounds); r++) {
     for (const client of r % 2 ? [...clients].reverse() : clients) {
       const builtin = client === 'http-floor' || client === 'client-node';
-      const argv = ['--expose-gc', '--import', 'tsx', runMjs, builtin ? client : fileURLToPath(import.meta.url), N, M];
-      const out = spawnSync(process.execPath, argv, { cwd: `${here}/..`, env: { ...process.env, RXKUBE_BENCH_CLIENT: client }, encoding: 'utf8' });
+      // Through bench/clients/cpu-meter.mjs: CPU time per phase, steadier than wall time on a busy machine.
+      const argv = ['--expose-gc', '--import', 'tsx', runMjs, cpuMeter, N, M];
+      const env = { ...process.env, RXKUBE_BENCH_CLIENT: builtin ? '' : client, CPU_METER_INNER: builtin ? client : fileURLToPath(import.meta.url) };
+      const out = spawnSync(process.execPath, argv, { cwd: `${here}/..`, env, encoding: 'utf8', timeout: 300_000 });
       const line = out.stdout.trim().split('\n').pop() ?? '';
-      if (out.status !== 0 || !line.startsWith('{')) { console.error(`${client} failed:`, out.stderr); continue; }
-      const fig = JSON.parse(line);
+      const cpu = /CPU-METER (\{.*\})/.exec(out.stderr ?? '');
+      if (out.status !== 0 || !line.startsWith('{') || !cpu) { console.error(`${client} failed:`, out.stderr); continue; }
+      const fig = { ...JSON.parse(line), ...JSON.parse(cpu[1]) };
       results[client].push(fig);
-      console.error(`round ${r + 1} ${client}: ${line}`);
+      console.error(`round ${r + 1} ${client}: ${JSON.stringify(fig)}`);
     }
   }
   const floor = results['http-floor'];
   const fEps = median(floor.map((f) => f.watchEventsPerSec));
   const fSync = median(floor.map((f) => f.syncMs));
-  console.log(`N=${N} M=${M}, ${rounds} rounds, medians; ratio = floor's time / client's time (1.00 = as fast as the floor)`);
-  console.log('client            syncMs  sync-ratio  watchEvents/s  watch-ratio  heapMB');
+  const fWatchCpu = median(floor.map((f) => f.watchCpuMs));
+  const fSyncCpu = median(floor.map((f) => f.syncCpuMs));
+  console.log(`N=${N} M=${M}, ${rounds} rounds, medians; ratio = the floor's figure / the client's (1.00 = as fast as the floor, higher = faster)`);
+  console.log('client           syncMs ratio  events/s ratio | syncCpuMs ratio  watchCpuMs us/event ratio | heapMB');
   for (const c of clients) {
     const rs = results[c];
     if (!rs.length) { console.log(`${c.padEnd(16)} (failed)`); continue; }
-    const eps = median(rs.map((f) => f.watchEventsPerSec));
-    const sync = median(rs.map((f) => f.syncMs));
-    const heap = median(rs.map((f) => f.heapMB));
-    console.log(`${c.padEnd(16)} ${String(sync).padStart(7)}  ${(fSync / sync).toFixed(2).padStart(10)}  ${String(eps).padStart(13)}  ${(eps / fEps).toFixed(2).padStart(11)}  ${String(heap).padStart(6)}`);
+    const m = (k) => median(rs.map((f) => f[k]));
+    const [sync, eps, syncCpu, watchCpu, heap] = [m('syncMs'), m('watchEventsPerSec'), m('syncCpuMs'), m('watchCpuMs'), m('heapMB')];
+    console.log(
+      `${c.padEnd(16)} ${String(sync).padStart(6)} ${(fSync / sync).toFixed(2).padStart(5)} ${String(eps).padStart(9)} ${(eps / fEps).toFixed(2).padStart(5)} | ` +
+      `${String(syncCpu).padStart(9)} ${(fSyncCpu / syncCpu).toFixed(2).padStart(5)} ${String(watchCpu).padStart(11)} ${((watchCpu * 1000) / Number(M)).toFixed(0).padStart(8)} ${(fWatchCpu / watchCpu).toFixed(2).padStart(5)} | ${String(heap).padStart(6)}`,
+    );
   }
 }

@@ -29,14 +29,27 @@ import { isNotificationObserver, type EventHandler, type HandlerResult } from '.
 
 /**
  * The part of a store snapshot a listener reads to replay objects to a handler: a snapshot never
- * changes, so a replay can walk it lazily while the store moves on.
+ * changes, so a replay can walk it lazily while the store moves on. A `Store` snapshot is one.
+ *
+ * @example
+ * ```ts
+ * const source: ReplaySource<V1Pod> = informer.getStore();
+ * ```
  */
 export interface ReplaySource<T> {
   listKeys(): ReadonlyArray<string>;
   getByKey(key: string): T | undefined;
 }
 
-/** What a listener needs from its informer. */
+/**
+ * What a listener needs from its informer: the clock, the current snapshot, error reporting and
+ * removal. The informer implements it.
+ *
+ * @example
+ * ```ts
+ * const host: ListenerHost<V1Pod> = { scheduler: asyncScheduler, snapshot: () => store, report: console.warn, remove: () => {} };
+ * ```
+ */
 export interface ListenerHost<T> {
   readonly scheduler: SchedulerLike;
   /** The current store snapshot. */

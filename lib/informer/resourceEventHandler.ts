@@ -8,6 +8,11 @@ import type { Notification } from './notification.js';
  * then. A rejection or an Observable error is reported like a throw.
  *
  * Returning an Observable (e.g. `timer(50)`) lets marble tests drive a slow handler on virtual time.
+ *
+ * @example
+ * ```ts
+ * const slow: ResourceEventHandler<V1Pod> = { update: (_old, pod): HandlerResult => timer(50) };
+ * ```
  */
 export type HandlerResult = void | PromiseLike<unknown> | Observable<unknown>;
 

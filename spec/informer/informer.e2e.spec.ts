@@ -177,4 +177,24 @@ describe('informer end to end (fake API server on loopback)', () => {
     expect(summary).toEqual(['add p4', 'delete default/p3 (tombstone)', 'update p1 2', 'update p2 2']);
     expect(sameState(storeState(inf), serverState(api))).toBe(true);
   });
+
+  it('watch-list: with watchList the informer syncs from one streaming watch (no list), and waitForCacheSync resolves true', async () => {
+    for (const n of ['a', 'b', 'c']) api.create('pods', pod(n));
+    inf = newInformer({ watchList: true });
+    const rec = recordNotifications(inf);
+    inf.start();
+    expect(await inf.waitForCacheSync()).toBe(true);
+    expect(
+      rec
+        .described()
+        .map((d) => d.replace(/@\d+/, ''))
+        .sort(),
+    ).toEqual(['add default/a initial', 'add default/b initial', 'add default/c initial']);
+    const watches = api.requests.filter((r) => r.resource === 'pods' && r.verb === 'watch');
+    expect(watches[0]?.query['sendInitialEvents']).toBe('true');
+    expect(listRequests()).toBe(0);
+    api.create('pods', pod('d'));
+    await waitFor(() => rec.notifications.length === 4, 'the add of d');
+    expect(sameState(storeState(inf), serverState(api))).toBe(true);
+  });
 });

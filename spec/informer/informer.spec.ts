@@ -59,56 +59,59 @@ describe('informer: notifications and the store', () => {
     });
   });
 
-  it('I2, I12: add(obj, isInInitialList), update(old, new), delete(obj or tombstone); a relist after 410 diffs against the store', () => {
-    testScheduler().run(({ cold }) => {
-      const p1 = pod('p1', '1');
-      const p2 = pod('p2', '2');
-      const p3 = pod('p3', '3');
-      const lw = fakeListWatch<Pod>({
-        lists: [
-          cold('-(p|)', { p: listPage([p1, p2, p3], '3') }),
-          cold('-(p|)', { p: listPage([pod('p1', '5'), pod('p2', '6'), pod('p4', '7')], '7') }),
-        ],
-        watches: [cold('--a-d-e', { a: added(pod('p5', '4')), d: deleted(pod('p5', '4')), e: expired() })],
+  it.each(['coalescing', 'ordered'] as const)(
+    'I2, I12 (%s FIFO): add(obj, isInInitialList), update(old, new), delete(obj or tombstone); a relist after 410 diffs against the store',
+    (fifoMode) => {
+      testScheduler().run(({ cold }) => {
+        const p1 = pod('p1', '1');
+        const p2 = pod('p2', '2');
+        const p3 = pod('p3', '3');
+        const lw = fakeListWatch<Pod>({
+          lists: [
+            cold('-(p|)', { p: listPage([p1, p2, p3], '3') }),
+            cold('-(p|)', { p: listPage([pod('p1', '5'), pod('p2', '6'), pod('p4', '7')], '7') }),
+          ],
+          watches: [cold('--a-d-e', { a: added(pod('p5', '4')), d: deleted(pod('p5', '4')), e: expired() })],
+        });
+        const inf = informer(lw, { ...fast, fifoMode });
+        const rec = recordNotifications(inf);
+        inf.start();
+        stopAt(inf, 1000);
+        at(999, () => {
+          const described = rec.described();
+          expect(described.slice(0, 5)).toEqual([
+            'add ns/p1@1 initial',
+            'add ns/p2@2 initial',
+            'add ns/p3@3 initial',
+            'add ns/p5@4',
+            'delete ns/p5@4',
+          ]);
+          // I12: the relist [p1', p2', p4] against {p1, p2, p3}.
+          expect(described.slice(5).sort()).toEqual([
+            'add ns/p4@7',
+            'delete ns/p3@3 tombstone',
+            'update ns/p1@1->5',
+            'update ns/p2@2->6',
+          ]);
+          const tombstone = rec.notifications.find(
+            (n) => n.type === 'delete' && n.object instanceof DeletedFinalStateUnknown,
+          );
+          expect(
+            tombstone?.type === 'delete' &&
+              tombstone.object instanceof DeletedFinalStateUnknown &&
+              tombstone.object.obj,
+          ).toBe(p3);
+          expect(
+            inf
+              .list()
+              .map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)
+              .sort(),
+          ).toEqual(['p1@5', 'p2@6', 'p4@7']);
+          expect(lw.listCalls).toHaveLength(2);
+        });
       });
-      const inf = informer(lw, fast);
-      const rec = recordNotifications(inf);
-      inf.start();
-      stopAt(inf, 1000);
-      at(999, () => {
-        const described = rec.described();
-        expect(described.slice(0, 5)).toEqual([
-          'add ns/p1@1 initial',
-          'add ns/p2@2 initial',
-          'add ns/p3@3 initial',
-          'add ns/p5@4',
-          'delete ns/p5@4',
-        ]);
-        // I12: the relist [p1', p2', p4] against {p1, p2, p3}.
-        expect(described.slice(5).sort()).toEqual([
-          'add ns/p4@7',
-          'delete ns/p3@3 tombstone',
-          'update ns/p1@1->5',
-          'update ns/p2@2->6',
-        ]);
-        const tombstone = rec.notifications.find(
-          (n) => n.type === 'delete' && n.object instanceof DeletedFinalStateUnknown,
-        );
-        expect(
-          tombstone?.type === 'delete' &&
-            tombstone.object instanceof DeletedFinalStateUnknown &&
-            tombstone.object.obj,
-        ).toBe(p3);
-        expect(
-          inf
-            .list()
-            .map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)
-            .sort(),
-        ).toEqual(['p1@5', 'p2@6', 'p4@7']);
-        expect(lw.listCalls).toHaveLength(2);
-      });
-    });
-  });
+    },
+  );
 
   it('I3: an update with an unchanged resource version (an unchanged object on a relist) goes only to handlers due a resync', () => {
     testScheduler().run(({ cold }) => {
@@ -458,7 +461,7 @@ describe('informer: lifecycle', () => {
     });
   });
 
-  it('stop() tears down the watch and every timer; hasSynced, synced$ and waitForCacheSync follow the first list', () => {
+  it('stop() tears down the watch and every timer; hasSynced and synced$ follow the first list', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const list = cold('---(p|)', { p: listPage([pod('a', '1')], '1') });
       const watch = cold<WatchEvent<Pod>>('-');

@@ -221,6 +221,12 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     this.errors$ = this.errors.asObservable();
     this.synced$ = this.syncedSubject.asObservable();
     this.store$ = new Observable<Store<T>>((subscriber) => {
+      if (this.stopped) {
+        // The writer has completed: still replay the last snapshot.
+        subscriber.next(this.writer.current);
+        subscriber.complete();
+        return undefined;
+      }
       const sub = this.writer.store$.subscribe(subscriber);
       this.retain();
       return () => {

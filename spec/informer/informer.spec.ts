@@ -308,6 +308,9 @@ describe('informer: handler registrations (I7)', () => {
     expect(() => inf.addEventHandler({})).toThrow(InformerStateError);
     await expect(firstValueFrom(inf.events$)).rejects.toBeInstanceOf(InformerStateError);
     expect(await inf.waitForCacheSync()).toBe(false);
+    // store$ of a stopped informer still replays its last snapshot, then completes.
+    const last = await firstValueFrom(inf.store$);
+    expect(last).toBe(inf.getStore());
   });
 });
 

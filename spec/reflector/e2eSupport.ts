@@ -80,10 +80,15 @@ export function runReflector(
 }
 
 /** Resolves when `predicate` holds, checking every 5 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  predicate: () => boolean,
+  what: string,
+  timeoutMs = 10_000,
+  explain: () => string = () => '',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} ${explain()}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

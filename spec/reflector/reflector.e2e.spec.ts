@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import {
   startFakeApiServer,
   type FakeApiServer,
@@ -10,6 +10,9 @@ import { newPod, runReflector, rvs, serverView, waitFor, type Running } from './
 
 // End-to-end: the reflector over the real ListWatch and @kubernetes/client-node, against rxkube's
 // fake API server on 127.0.0.1, with the server's fault injection.
+
+// Bounds for a loaded CI machine; each test normally takes well under a second.
+jest.setTimeout(60_000);
 
 let api: FakeApiServer | undefined;
 let running: Running | undefined;
@@ -28,6 +31,11 @@ afterEach(async () => {
 
 const podRequests = (a: FakeApiServer, verb: 'list' | 'watch'): RecordedRequest[] =>
   a.requests.filter((q) => q.resource === 'pods' && q.verb === verb);
+const explain = () =>
+  running
+    ? `statuses ${JSON.stringify(running.statuses)}; errors ${running.errors.map((x) => x.message).join('; ')}; requests ${JSON.stringify(api?.requests.slice(-6).map((q) => [q.verb, q.query]))}`
+    : '';
+const wait = (predicate: () => boolean, what: string) => waitFor(predicate, what, 15_000, explain);
 const watchOpen = (a: FakeApiServer, n: number) => () =>
   a.openWatches('pods') >= 1 && podRequests(a, 'watch').length >= n;
 
@@ -37,7 +45,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.create('pods', newPod('a'));
     a.create('pods', newPod('b'));
     running = runReflector(a, { random: () => 0.42 });
-    await waitFor(watchOpen(a, 1), 'the watch');
+    await wait(watchOpen(a, 1), 'the watch');
     const [list] = podRequests(a, 'list');
     expect(list.query).toMatchObject({ limit: '500', resourceVersion: '0' });
     const [watch] = podRequests(a, 'watch');
@@ -60,9 +68,9 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     for (let i = 0; i < 5; i++) a.create('pods', newPod(`p${i}`));
     // default page size: one page at RV 0, then a relist (after a 410 ERROR event) at the list RV, unpaged
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the first watch');
+    await wait(watchOpen(a, 1), 'the first watch');
     a.faults.sendWatchError({ code: 410 });
-    await waitFor(watchOpen(a, 2), 'the watch after the relist');
+    await wait(watchOpen(a, 2), 'the watch after the relist');
     const lists = podRequests(a, 'list');
     expect(lists.map((q) => q.query.limit)).toEqual(['500', undefined]);
     expect(lists[1].query.resourceVersion).toBe(podRequests(a, 'watch')[0].query.resourceVersion);
@@ -71,10 +79,10 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     // page size 2: 5 items in 3 pages; the relist pages too
     a.clearRequests();
     running = runReflector(a, { pageSize: 2 });
-    await waitFor(() => watchOpen(a, 1)() && running!.events.length > 0, 'the first watch');
+    await wait(() => watchOpen(a, 1)() && running!.events.length > 0, 'the first watch');
     expect(running.events[0].type === 'replace' && running.events[0].items.length).toBe(5);
     a.faults.sendWatchError({ code: 410 });
-    await waitFor(
+    await wait(
       () => podRequests(a, 'watch').length >= 2 && a.openWatches('pods') >= 1,
       'the watch after the relist',
     );
@@ -87,19 +95,19 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     const a = await start();
     a.create('pods', newPod('a'));
     running = runReflector(a, { pageSize: 10 }); // paged lists at N are exact: a compacted N answers 410
-    await waitFor(watchOpen(a, 1), 'the first watch');
+    await wait(watchOpen(a, 1), 'the first watch');
     const listRv = podRequests(a, 'watch')[0].query.resourceVersion;
     a.faults.sendWatchError({ code: 410 });
-    await waitFor(watchOpen(a, 2), 'the second watch');
+    await wait(watchOpen(a, 2), 'the second watch');
     expect(podRequests(a, 'list').map((q) => q.query.resourceVersion)).toEqual(['0', listRv]);
 
     a.create('pods', newPod('c'));
-    await waitFor(() => running!.view.has('default/c'), 'the add of c');
+    await wait(() => running!.view.has('default/c'), 'the add of c');
     const cRv = running.resourceVersions.at(-1);
     a.create('configmaps', { metadata: { name: 'other', namespace: 'default' } });
     a.faults.compact(); // c's RV is now older than the history: an exact (paged) list at it is 410
     a.faults.sendWatchError({ code: 410 });
-    await waitFor(watchOpen(a, 3), 'the third watch');
+    await wait(watchOpen(a, 3), 'the third watch');
     expect(podRequests(a, 'list').map((q) => q.query.resourceVersion ?? '')).toEqual(['0', listRv, cRv, '']);
     expect(running.errors.map((e) => e.action)).toEqual(['relist', 'relist', 'listFromLatest']);
 
@@ -110,7 +118,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
       message: 'Timeout: Too large resource version: 99, current: 5',
     });
     a.faults.sendWatchError({ code: 410 });
-    await waitFor(watchOpen(a, 4), 'the fourth watch');
+    await wait(watchOpen(a, 4), 'the fourth watch');
     const last = podRequests(a, 'list')
       .slice(-2)
       .map((q) => q.query.resourceVersion ?? '');
@@ -123,17 +131,17 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     const a = await start();
     a.create('pods', newPod('a'));
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the first watch');
+    await wait(watchOpen(a, 1), 'the first watch');
     a.faults.sendWatchError({ code: 410, reason: 'Expired' });
-    await waitFor(watchOpen(a, 2), 'the second watch');
+    await wait(watchOpen(a, 2), 'the second watch');
     a.faults.sendWatchError({ code: 410, reason: 'Gone' });
-    await waitFor(watchOpen(a, 3), 'the third watch');
+    await wait(watchOpen(a, 3), 'the third watch');
     // an HTTP 410 when re-opening the watch (after a clean close of a watch that had an event)
     a.create('pods', newPod('x'));
-    await waitFor(() => running!.view.has('default/x'), 'the add of x');
+    await wait(() => running!.view.has('default/x'), 'the add of x');
     a.faults.failNext(1, { code: 410, verb: 'watch', resource: 'pods' });
     a.faults.dropWatches();
-    await waitFor(
+    await wait(
       () => podRequests(a, 'list').length >= 4 && a.openWatches('pods') >= 1,
       'the relist after HTTP 410',
     );
@@ -149,19 +157,19 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
   it('R5: a cleanly closed watch is re-opened from the last RV without a relist; a watch closed within 1 s with no events backs off and relists', async () => {
     const a = await start();
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the first watch');
+    await wait(watchOpen(a, 1), 'the first watch');
     a.create('pods', newPod('a'));
-    await waitFor(() => running!.view.has('default/a'), 'the add');
+    await wait(() => running!.view.has('default/a'), 'the add');
     const lastRv = running.resourceVersions.at(-1);
     // let the first watch live past 1 s? It has an event, so its close is clean.
     a.faults.dropWatches();
-    await waitFor(watchOpen(a, 2), 'the re-watch');
+    await wait(watchOpen(a, 2), 'the re-watch');
     expect(podRequests(a, 'list')).toHaveLength(1);
     expect(podRequests(a, 'watch')[1].query.resourceVersion).toBe(lastRv);
     expect(running.errors).toEqual([]);
     // the re-watch is closed at once, with no events: a very short watch
     a.faults.dropWatches();
-    await waitFor(() => podRequests(a, 'list').length === 2 && a.openWatches('pods') >= 1, 'the relist');
+    await wait(() => podRequests(a, 'list').length === 2 && a.openWatches('pods') >= 1, 'the relist');
     expect((running.errors[0].cause as WatchEndedError).kind).toBe('veryShort');
     expect(running.statuses.some((s) => s.state === 'backingOff' && s.reason === running!.errors[0])).toBe(
       true,
@@ -171,18 +179,18 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
   it('R6: 429 on watch open and as an ERROR event: back off (honouring Retry-After) and re-watch, no relist', async () => {
     const a = await start();
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the first watch');
+    await wait(watchOpen(a, 1), 'the first watch');
     a.create('pods', newPod('a'));
-    await waitFor(() => running!.view.has('default/a'), 'the add');
+    await wait(() => running!.view.has('default/a'), 'the add');
     a.faults.failNext(1, { code: 429, verb: 'watch', resource: 'pods', retryAfterSeconds: 1 });
     a.faults.dropWatches();
     a.create('pods', newPod('b'));
-    await waitFor(
+    await wait(
       () => podRequests(a, 'watch').length >= 3 && a.openWatches('pods') >= 1,
       'the watch after the 429',
     );
     a.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' });
-    await waitFor(
+    await wait(
       () => podRequests(a, 'watch').length >= 4 && a.openWatches('pods') >= 1,
       'the watch after the 429 event',
     );
@@ -199,7 +207,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.faults.failNext(2, { code: 401, verb: 'list', resource: 'pods' });
     a.faults.failNext(4, { code: 403, verb: 'list', resource: 'pods' });
     running = runReflector(a, { backoff: { initialMs: 5, capMs: 40, jitter: 0 } });
-    await waitFor(watchOpen(a, 1), 'the watch after six failed lists');
+    await wait(watchOpen(a, 1), 'the watch after six failed lists');
     expect(podRequests(a, 'list')).toHaveLength(7);
     expect(running.errors.map((e) => e.statusCode)).toEqual([401, 401, 403, 403, 403, 403]);
     const delays = running.statuses
@@ -211,16 +219,16 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
   it('R8: the RV follows add, modify, bookmark and delete events', async () => {
     const a = await start();
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the watch');
+    await wait(watchOpen(a, 1), 'the watch');
     const created = a.create('pods', newPod('p'));
     const updated = a.update('pods', { ...newPod('p', 1), metadata: { ...created.metadata } });
-    await waitFor(() => running!.resourceVersions.length >= 3, 'two events');
+    await wait(() => running!.resourceVersions.length >= 3, 'two events');
     a.create('configmaps', { metadata: { name: 'other', namespace: 'default' } }); // moves the global RV past the pod's
     a.faults.bookmarkNow();
-    await waitFor(() => running!.events.some((e) => e.type === 'bookmark'), 'the bookmark');
+    await wait(() => running!.events.some((e) => e.type === 'bookmark'), 'the bookmark');
     const bookmarkRv = a.resourceVersion;
     const gone = a.delete<typeof created>('pods', 'default', 'p');
-    await waitFor(() => running!.events.some((e) => e.type === 'delete'), 'the delete');
+    await wait(() => running!.events.some((e) => e.type === 'delete'), 'the delete');
     expect(running.resourceVersions.slice(1)).toEqual([
       created.metadata!.resourceVersion,
       updated.metadata!.resourceVersion,
@@ -235,7 +243,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.create('pods', newPod('a'));
     a.create('pods', newPod('b'));
     running = runReflector(a, { useWatchList: true });
-    await waitFor(() => running!.events.length >= 1, 'the replace');
+    await wait(() => running!.events.length >= 1, 'the replace');
     const [w] = podRequests(a, 'watch');
     expect(w.query).toMatchObject({
       sendInitialEvents: 'true',
@@ -245,7 +253,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     const replace = running.events[0];
     expect(replace.type === 'replace' && replace.resourceVersion).toBe(a.resourceVersion);
     a.create('pods', newPod('c'));
-    await waitFor(() => running!.view.has('default/c'), 'the add on the same watch');
+    await wait(() => running!.view.has('default/c'), 'the add on the same watch');
     expect(podRequests(a, 'watch')).toHaveLength(1);
     expect(podRequests(a, 'list')).toHaveLength(0);
     expect(rvs(running.view)).toEqual(rvs(serverView(a)));
@@ -255,7 +263,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     const a = await start({ watchList: false });
     a.create('pods', newPod('a'));
     running = runReflector(a, { useWatchList: true });
-    await waitFor(watchOpen(a, 1), 'the plain watch');
+    await wait(watchOpen(a, 1), 'the plain watch');
     expect(podRequests(a, 'watch').map((q) => q.query.sendInitialEvents)).toEqual(['true', undefined]);
     expect(podRequests(a, 'list')).toHaveLength(1);
     expect(running.errors.map((e) => [e.statusCode, e.action])).toEqual([[422, 'fallbackToList']]);
@@ -267,7 +275,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.create('pods', newPod('a'));
     a.create('pods', newPod('b'));
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the watch');
+    await wait(watchOpen(a, 1), 'the watch');
     a.faults.dropEvents(2); // the watch misses b's deletion and a's update
     a.delete('pods', 'default', 'b');
     const a1 = a.get<{ metadata: { resourceVersion: string } }>('pods', 'default', 'a')!;
@@ -275,8 +283,8 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.faults.stopDroppingEvents();
     expect(running.view.has('default/b')).toBe(true);
     a.faults.sendWatchError({ code: 500 });
-    await waitFor(() => podRequests(a, 'list').length === 2 && a.openWatches('pods') >= 1, 'the relist');
-    await waitFor(() => !running!.view.has('default/b'), 'b gone');
+    await wait(() => podRequests(a, 'list').length === 2 && a.openWatches('pods') >= 1, 'the relist');
+    await wait(() => !running!.view.has('default/b'), 'b gone');
     expect(rvs(running.view)).toEqual(rvs(serverView(a)));
     expect(running.errors.map((e) => [e.statusCode, e.action])).toEqual([[500, 'relist']]);
   });
@@ -288,12 +296,12 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
       { minWatchTimeoutSeconds: 1, deadWatchGraceSeconds: 0.3 },
       { deadWatchMarginMs: 60_000 },
     );
-    await waitFor(watchOpen(a, 1), 'the watch');
+    await wait(watchOpen(a, 1), 'the watch');
     a.create('pods', newPod('a'));
-    await waitFor(() => running!.view.has('default/a'), 'the add');
+    await wait(() => running!.view.has('default/a'), 'the add');
     a.faults.stallWatches();
     a.create('pods', newPod('b')); // not delivered by the stalled watch
-    await waitFor(() => running!.view.has('default/b'), 'b, through the replacement watch');
+    await wait(() => running!.view.has('default/b'), 'b, through the replacement watch');
     const dead = running.errors.find((e) => e.cause instanceof WatchEndedError && e.cause.kind === 'dead');
     expect(dead?.action).toBe('rewatch');
     expect(podRequests(a, 'list')).toHaveLength(1);
@@ -302,12 +310,12 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
   it('a malformed line re-watches from the last good RV and loses nothing', async () => {
     const a = await start();
     running = runReflector(a);
-    await waitFor(watchOpen(a, 1), 'the watch');
+    await wait(watchOpen(a, 1), 'the watch');
     a.create('pods', newPod('a'));
-    await waitFor(() => running!.view.has('default/a'), 'the add');
+    await wait(() => running!.view.has('default/a'), 'the add');
     a.faults.malformedLine();
     a.create('pods', newPod('b'));
-    await waitFor(() => running!.view.has('default/b'), 'b');
+    await wait(() => running!.view.has('default/b'), 'b');
     expect(running.errors.map((e) => [(e.cause as WatchEndedError).kind, e.action])).toEqual([
       ['malformed', 'rewatch'],
     ]);

@@ -3,6 +3,7 @@
 //
 //   node bench/decoder.mjs [rounds=3] [N=10000] [M=50000]      end to end, through run.mjs
 //   node bench/decoder.mjs micro [rounds=7] [M=50000]            the decoder alone, in process
+//   RXKUBE_BENCH_CLIENTS=decoder,listwatch-node node bench/decoder.mjs 5   only some clients
 //
 // `micro` serialises M MODIFIED events of realistic pods (../shared/bench/pods.mjs), cuts them into
 // 64 KiB chunks as a socket would deliver them, and times the floor's inline loop (Buffer newline
@@ -181,7 +182,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === 'm
   await micro(Number(rounds), Number(M));
 } else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [rounds = '3', N = '10000', M = '50000'] = process.argv.slice(2);
-  const clients = ['http-floor', 'decoder', 'decoder-u8', 'listwatch-node', 'listwatch-fetch', 'client-node'];
+  // RXKUBE_BENCH_CLIENTS=http-floor,decoder,... runs only those (the floor is always included).
+  const only = process.env.RXKUBE_BENCH_CLIENTS?.split(',').filter(Boolean);
+  const every = ['http-floor', 'decoder', 'decoder-u8', 'listwatch-node', 'listwatch-fetch', 'client-node'];
+  const clients = only ? every.filter((c) => c === 'http-floor' || only.includes(c)) : every;
   const results = Object.fromEntries(clients.map((c) => [c, []]));
   for (let r = 0; r < Number(rounds); r++) {
     for (const client of r % 2 ? [...clients].reverse() : clients) {

@@ -314,6 +314,59 @@ describe('informer: handler registrations (I7)', () => {
   });
 });
 
+describe('informer: handlers that act on the informer from inside a callback', () => {
+  it('I7: a handler that removes itself mid-stream hears nothing more; the others go on', () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '1')], '1') })],
+        watches: [cold('--m', { m: modified(pod('a', '2')) })],
+      });
+      const inf = informer(lw, fast);
+      const quitter: string[] = [];
+      const reg = inf.addEventHandler({
+        next: (n) => {
+          quitter.push(describeNotification(n));
+          reg.remove();
+        },
+      });
+      const other = recordNotifications(inf);
+      inf.start();
+      stopAt(inf, 10);
+      at(9, () => {
+        expect(quitter).toEqual(['add ns/a@1 initial']);
+        expect(other.described()).toEqual(['add ns/a@1 initial', 'add ns/b@1 initial', 'update ns/a@1->2']);
+      });
+    });
+  });
+
+  it('a handler that stops the informer from a callback stops it cleanly, with no error', () => {
+    testScheduler().run(({ cold, expectSubscriptions }) => {
+      const watch = cold('--m', { m: modified(pod('a', '2')) });
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '1')], '1') })],
+        watches: [watch],
+      });
+      const inf = informer(lw, fast);
+      const errors: RxkubeError[] = [];
+      inf.errors$.subscribe((e) => errors.push(e));
+      const seen: string[] = [];
+      inf.addEventHandler({
+        next: (n) => {
+          seen.push(describeNotification(n));
+          if (n.type === 'update') void inf.stop();
+        },
+      });
+      inf.start();
+      at(9, () => {
+        expect(seen).toEqual(['add ns/a@1 initial', 'add ns/b@1 initial', 'update ns/a@1->2']);
+        expect(inf.isStopped()).toBe(true);
+        expect(errors).toEqual([]);
+      });
+      expectSubscriptions(watch.subscriptions).toBe('-^-!');
+    });
+  });
+});
+
 describe('informer: errors (I8, I10)', () => {
   it('I8: a list error reaches errors$ and onError when it happens, and the informer retries', () => {
     testScheduler().run(({ cold }) => {

@@ -193,8 +193,6 @@ function runReflector<T extends KubeObject>(
   let timer: Subscription | undefined;
   let stopped = false;
   let malformedAt: string | undefined;
-  /** Streams that ended, waiting for their deferred abort (see `endStream`). */
-  const ending = new Subscription();
 
   const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
   const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
@@ -212,10 +210,19 @@ function runReflector<T extends KubeObject>(
     }
     return error;
   };
+  /**
+   * Aborts a watch on the next scheduler turn, not now: this is often called from inside the
+   * stream's own callback (an ERROR event, or a subscriber that unsubscribes while handling an
+   * event), and aborting a response that has just ended, from within its last chunk, can surface as
+   * an uncaught AbortError in Node's http client. Events that arrive meanwhile are ignored (`ended`).
+   */
+  const abortSoon = (subscription: Subscription | undefined): void => {
+    if (subscription && !subscription.closed) scheduler.schedule(() => subscription.unsubscribe(), 0);
+  };
   const stopRequest = (): void => {
     if (stream) stream.ended = true;
     stream?.watchdog?.unsubscribe();
-    stream?.subscription?.unsubscribe();
+    abortSoon(stream?.subscription);
     stream = undefined;
     request?.unsubscribe();
     request = undefined;
@@ -425,20 +432,7 @@ function runReflector<T extends KubeObject>(
   function endStream(s: WatchStream<T>, err: unknown): void {
     s.ended = true;
     s.watchdog?.unsubscribe();
-    // Abort on the next turn, not from inside the stream's own callback: after an ERROR event the
-    // server is closing the response, and aborting a response that has just ended, from within its
-    // last chunk, can surface as an uncaught AbortError in Node's http client. Later events are
-    // ignored (`ended`), and a stream that completes by itself by then needs no abort.
-    const subscription = s.subscription;
-    if (subscription && !subscription.closed) {
-      ending.add(subscription);
-      const action = scheduler.schedule(() => {
-        ending.remove(subscription);
-        ending.remove(action);
-        subscription.unsubscribe();
-      }, 0);
-      ending.add(action);
-    }
+    abortSoon(s.subscription);
     if (stream === s) stream = undefined;
     const veryShort = scheduler.now() - s.start < veryShortWatchMs && s.count === 0;
     if (err === undefined) {
@@ -505,7 +499,6 @@ function runReflector<T extends KubeObject>(
   return () => {
     stopped = true;
     stopRequest();
-    ending.unsubscribe();
     timer?.unsubscribe();
     timer = undefined;
     setStatus({ state: 'idle' });

@@ -12,8 +12,8 @@ import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { metaNamespaceKeyFunc } from '../../lib/meta/keys.js';
 import { reflector } from '../../lib/reflector/reflector.js';
 import { storeWriter } from '../../lib/store/storeWriter.js';
-import { startFakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
+import { startServer } from './e2eSupport.js';
 
 interface Pod extends KubeObject {
   spec?: { containers?: unknown[]; v?: number };
@@ -66,7 +66,7 @@ export async function runConvergence(
   mode: FifoMode,
 ): Promise<ConvergenceResult> {
   const rand = seeded(seed);
-  const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
+  const api = await startServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
   const transport = clientNodeTransport(api.kubeConfig());
   const subs: Subscription[] = [];
   try {

@@ -373,7 +373,7 @@ function runReflector<T extends KubeObject>(
   function onEvent(s: WatchStream<T>, event: WatchEvent<T>): void {
     switch (event.type) {
       case 'ERROR':
-        endStream(s, new ApiStatusError(event.object, { context: `${typeName}: watch ERROR event` }));
+        endStream(s, new ApiStatusError(event.object, { context: 'watch ERROR event' }));
         return;
       case 'ADDED':
       case 'MODIFIED':

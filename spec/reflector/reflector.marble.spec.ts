@@ -461,6 +461,54 @@ describe('reflector on virtual time', () => {
       ]);
     });
 
+    it('429 backs off and starts the streaming list over; a relist after 410 streams again from the last RV, then from "" if that is expired', () => {
+      const r = runOnVirtualTime(
+        ({ cold }, s) =>
+          scriptedListWatch<Pod>(
+            s,
+            [],
+            [
+              () => cold('#', {}, apiError(429, 'TooManyRequests', 2)),
+              () =>
+                cold('a-c 2000ms (e|)', {
+                  a: added(pod('a', '3')),
+                  c: bookmark('10', true),
+                  e: errorEvent(410, 'Expired'),
+                }),
+              () => cold('(e|)', { e: errorEvent(410, 'Expired') }),
+              () => cold('c', { c: bookmark('20', true) }),
+            ],
+          ),
+        10_000,
+        { useWatchList: true },
+      );
+      expect(r.lw.listCalls()).toEqual([]);
+      expect(r.lw.watchCalls().map((c) => `${c.options.resourceVersion}@${c.at}`)).toEqual([
+        '@0', // first streaming list, 429 with Retry-After 2 s
+        '@2000', // started over after max(800 ms, 2 s)
+        '10@5603', // 410 at 4003 ends this ListAndWatch; one backoff step (1600 ms); streams from "10"
+        '@5603', // "10" expired: at once from ""
+      ]);
+      expect(r.events.map((e) => e.event)).toEqual([
+        { type: 'replace', items: [pod('a', '3')], resourceVersion: '10' },
+        { type: 'replace', items: [], resourceVersion: '20' },
+      ]);
+      expect(r.errors.map((e) => e.error.action)).toEqual(['restartWatchList', 'relist', 'restartWatchList']);
+    });
+
+    it('a streaming list closed within 1 s with no events falls back to list+watch', () => {
+      const r = runOnVirtualTime(
+        ({ cold }, s) =>
+          scriptedListWatch<Pod>(s, [() => cold('(a|)', { a: page([], '10') })], [() => cold('500ms |')]),
+        5_000,
+        { useWatchList: true },
+      );
+      expect(r.lw.calls.map((c) => c.op)).toEqual(['watch', 'list', 'watch']);
+      expect(r.errors.map((e) => [(e.error.cause as WatchEndedError).kind, e.error.action])).toEqual([
+        ['veryShort', 'fallbackToList'],
+      ]);
+    });
+
     it('an error (the server refuses with 422, or an ERROR event) falls back to list+watch', () => {
       for (const refuse of ['http', 'event'] as const) {
         const r = runOnVirtualTime(
@@ -591,6 +639,26 @@ describe('reflector on virtual time', () => {
     expect(r.errors.map((e) => e.error.statusCode)).toEqual([401, 403, 403, 403]);
     expect(r.handled).toEqual(r.errors.map((e) => e.error));
     expect(r.errors[0].error.message).toMatch(/list failed .*401.*relisting after a backoff/);
+  });
+
+  it('a watch error handler that throws does not stop the reflector', () => {
+    const r = runOnVirtualTime(
+      ({ cold }, s) =>
+        scriptedListWatch<Pod>(
+          s,
+          [() => cold('#', {}, apiError(500, 'InternalError')), () => cold('(a|)', { a: page([], '10') })],
+          [],
+        ),
+      5_000,
+      {
+        watchErrorHandler: () => {
+          throw new Error('handler bug');
+        },
+      },
+    );
+    expect(r.lw.listCalls().map((c) => c.at)).toEqual([0, 800]);
+    expect(r.events.map((e) => e.event.type)).toEqual(['replace']);
+    expect(r.errors).toHaveLength(1);
   });
 
   it('unsubscribing aborts the request in flight and every timer', () => {

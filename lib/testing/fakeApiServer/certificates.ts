@@ -59,7 +59,9 @@ interface CertSpec {
 function certificate(spec: CertSpec): Buffer {
   const now = Date.now();
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  // Positive and without a leading zero byte: DER wants minimal integers, and Go's x509 (kubectl)
+  // silently drops a CA it cannot parse, which then shows as "signed by unknown authority".
+  serial[0] = 0x40 | (serial[0] & 0x3f);
   const extensions = spec.ca
     ? [
         extension('2.5.29.19', true, seq(TRUE)),

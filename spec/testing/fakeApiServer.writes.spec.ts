@@ -168,6 +168,16 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     expect((err as ApiStatusError).reason).toBe('AlreadyExists');
   });
 
+  it('data-plane helpers leave the caller\'s object untouched', () => {
+    const input = { metadata: { name: 'a', namespace: 'default', labels: { x: '1' } }, data: { k: 'v' } };
+    const snapshot = JSON.stringify(input);
+    const created = api.create('configmaps', input);
+    api.update('configmaps', { ...input, data: { k: 'w' } });
+    expect(JSON.stringify(input)).toBe(snapshot);
+    expect(Object.isFrozen(input.metadata)).toBe(false);
+    expect(created.metadata.labels).toEqual({ x: '1' });
+  });
+
   it('data-plane helpers take a Resource object as well as a plural or plural.group', () => {
     api.create({ group: 'apps', version: 'v1', plural: 'deployments', namespaced: true }, { metadata: { name: 'd', namespace: 'default' } });
     expect(api.list('deployments.apps').items).toHaveLength(1);

@@ -3,7 +3,7 @@ import type { JsonObject, ResourceType, ResourceTypes } from './resources.js';
 import type { Selectors } from './selectors.js';
 import { applyPatch, type PatchType } from './patch.js';
 import type { Storage } from './storage.js';
-import { objectKey, parseStored, type StoredObject } from './storedObject.js';
+import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 
 /** `DeleteOptions` fields the fake honours. */
@@ -111,14 +111,16 @@ export class Registry {
         ]);
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
-    const prev = parseStored(old);
-    const prevMeta = prev.metadata as Meta;
+    const prevMeta = old.system;
     let next: JsonObject = obj;
-    if (subresource === 'status') next = { ...prev, status: obj.status };
+    let prev: JsonObject | undefined;
+    if (subresource === 'status') {
+      prev = parseStored(old);
+      next = { ...prev, metadata: { ...(prev.metadata as Meta) }, status: obj.status };
+    }
     const nextMeta = (next === obj ? meta : (next.metadata as Meta));
     nextMeta.uid = prevMeta.uid;
     nextMeta.creationTimestamp = prevMeta.creationTimestamp;
-    nextMeta.resourceVersion = String(old.rv);
     if (prevMeta.deletionTimestamp) {
       nextMeta.deletionTimestamp = prevMeta.deletionTimestamp;
       nextMeta.deletionGracePeriodSeconds = prevMeta.deletionGracePeriodSeconds;
@@ -127,13 +129,19 @@ export class Registry {
       delete nextMeta.deletionGracePeriodSeconds;
     }
     if (type.setsGeneration) {
+      prev ??= parseStored(old);
       const specChanged = JSON.stringify(prev.spec) !== JSON.stringify(next.spec);
       nextMeta.generation = (prevMeta.generation ?? 1) + (specChanged && subresource !== 'status' ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
+    else delete nextMeta.generation;
+    const serialized = serialize(next);
     // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate).
-    if (JSON.stringify(next) === old.json) return old;
+    if (sameAs(serialized, old)) {
+      nextMeta.resourceVersion = String(old.rv);
+      return old;
+    }
     if (nextMeta.deletionTimestamp && !(nextMeta.finalizers?.length ?? 0)) return this.storage.remove(type, old.key, next);
-    return this.storage.put(type, next);
+    return this.storage.put(type, serialized);
   }
 
   /** PATCH; `created` is true when an apply patch created the object (201). */

@@ -351,7 +351,13 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const resolveNs = (type: ResourceType, obj: object): string =>
     type.namespaced ? (((obj as JsonObject).metadata as { namespace?: string } | undefined)?.namespace ?? 'default') : '';
   const nameOf = (obj: object): string => (((obj as JsonObject).metadata as { name?: string } | undefined)?.name ?? '');
-  const copy = <T>(o: T): T => JSON.parse(JSON.stringify(o)) as T;
+  // Writes only touch the top level and metadata of the object given (nested values are serialised
+  // at once, never kept), so a shallow copy keeps the caller's object untouched.
+  const copy = <T>(o: T): T => {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
+    const m = (o as JsonObject).metadata;
+    return { ...o, metadata: typeof m === 'object' && m !== null ? { ...m } : m } as T;
+  };
   let closed: Promise<void> | undefined;
 
   const api: FakeApiServer = {
@@ -411,7 +417,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge'): Stored<T> => {
       try {
         const t = types.resolve(resource);
-        return frozen<T>(registry.patch(t, namespace ?? '', name, type, copy(patch)).stored);
+        return frozen<T>(registry.patch(t, namespace ?? '', name, type, patch).stored);
       } catch (e) {
         return rethrow(e);
       }

@@ -1,6 +1,6 @@
 import { History, type Change } from './history.js';
 import type { JsonObject, ResourceType } from './resources.js';
-import { storedObject, type StoredObject } from './storedObject.js';
+import { serialize, storedObject, type Serialized, type StoredObject } from './storedObject.js';
 
 interface Table {
   readonly objects: Map<string, StoredObject>;
@@ -63,10 +63,9 @@ export class Storage {
   }
 
   /** Writes `obj` (ADDED or MODIFIED) at a new revision, which it sets in `obj.metadata`. */
-  put(type: ResourceType, obj: JsonObject): StoredObject {
+  put(type: ResourceType, obj: JsonObject | Serialized): StoredObject {
     const rv = ++this.rv;
-    (obj.metadata as JsonObject).resourceVersion = String(rv);
-    const stored = storedObject(type, obj, rv);
+    const stored = storedObject(type, 'before' in obj ? (obj as Serialized) : serialize(obj), rv);
     const table = this.table(type);
     const prev = table.objects.get(stored.key);
     table.objects.set(stored.key, stored);
@@ -80,8 +79,7 @@ export class Storage {
     const table = this.table(type);
     const prev = table.objects.get(key);
     const rv = ++this.rv;
-    (last.metadata as JsonObject).resourceVersion = String(rv);
-    const stored = storedObject(type, last, rv);
+    const stored = storedObject(type, serialize(last), rv);
     table.objects.delete(key);
     table.sorted = undefined;
     this.commit({ rv, type: 'DELETED', resource: type, obj: stored, prev });

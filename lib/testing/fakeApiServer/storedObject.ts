@@ -1,6 +1,15 @@
 import type { JsonObject, ResourceType } from './resources.js';
 import type { Selectable } from './selectors.js';
 
+/** The metadata fields a write keeps from the stored object (kept here so writes need not re-parse it). */
+export interface SystemMeta {
+  readonly uid?: string;
+  readonly creationTimestamp?: string;
+  readonly generation?: number;
+  readonly deletionTimestamp?: string;
+  readonly deletionGracePeriodSeconds?: number;
+}
+
 /**
  * One version of one object, immutable: its JSON is serialised once, at write time, and shared by
  * every list and watch that sends it; labels and selectable fields are extracted for selectors.
@@ -13,23 +22,59 @@ export interface StoredObject extends Selectable {
   readonly uid: string;
   readonly rv: number;
   readonly json: string;
+  /** Where the resourceVersion's digits start in `json` (for no-op detection without re-serialising). */
+  readonly rvIndex: number;
+  readonly system: SystemMeta;
   readonly hasFinalizers: boolean;
   readonly deleting: boolean;
+}
+
+/** An object serialised once with a placeholder resourceVersion, split around it. */
+export interface Serialized {
+  readonly obj: JsonObject;
+  readonly before: string;
+  readonly after: string;
+}
+
+// A placeholder no user data contains in practice; JSON.stringify escapes the NUL, so the
+// serialised form is unique to this value.
+const SENTINEL = '\u0000rxkube-resource-version\u0000';
+const SENTINEL_JSON = JSON.stringify(SENTINEL);
+
+/** Serialises `obj` once, with `metadata.resourceVersion` left to be filled in. */
+export function serialize(obj: JsonObject): Serialized {
+  (obj.metadata as JsonObject).resourceVersion = SENTINEL;
+  const json = JSON.stringify(obj);
+  const i = json.indexOf(SENTINEL_JSON);
+  return { obj, before: json.slice(0, i + 1), after: json.slice(i + SENTINEL_JSON.length - 1) };
+}
+
+/** Whether `s`, at `old`'s resourceVersion, is byte-for-byte `old` (a no-op write). */
+export function sameAs(s: Serialized, old: StoredObject): boolean {
+  const rvText = String(old.rv);
+  return (
+    old.json.length === s.before.length + rvText.length + s.after.length &&
+    old.rvIndex === s.before.length &&
+    old.json.startsWith(s.before) &&
+    old.json.endsWith(s.after)
+  );
 }
 
 /** The storage key of an object. */
 export const objectKey = (namespace: string, name: string): string => (namespace ? `${namespace}/${name}` : name);
 
-/** Serialises `obj` (whose `metadata.resourceVersion` is already set to `rv`) into a StoredObject. */
-export function storedObject(type: ResourceType, obj: JsonObject, rv: number): StoredObject {
-  const meta = (obj.metadata ?? {}) as {
+/** Builds the StoredObject of `s` at revision `rv` (and sets `rv` in the object). */
+export function storedObject(type: ResourceType, s: Serialized, rv: number): StoredObject {
+  const obj = s.obj;
+  const meta = obj.metadata as {
     name?: string;
     namespace?: string;
     uid?: string;
+    resourceVersion?: string;
     labels?: { [k: string]: string };
     finalizers?: string[];
-    deletionTimestamp?: string;
-  };
+  } & SystemMeta;
+  meta.resourceVersion = String(rv);
   const name = meta.name ?? '';
   const namespace = type.namespaced ? (meta.namespace ?? '') : '';
   const fields: { [k: string]: string } = { 'metadata.name': name, 'metadata.namespace': namespace };
@@ -43,7 +88,15 @@ export function storedObject(type: ResourceType, obj: JsonObject, rv: number): S
     name,
     uid: meta.uid ?? '',
     rv,
-    json: JSON.stringify(obj),
+    json: s.before + meta.resourceVersion + s.after,
+    rvIndex: s.before.length,
+    system: {
+      uid: meta.uid,
+      creationTimestamp: meta.creationTimestamp,
+      generation: meta.generation,
+      deletionTimestamp: meta.deletionTimestamp,
+      deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds,
+    },
     labels: meta.labels ? { ...meta.labels } : undefined,
     fields,
     hasFinalizers: (meta.finalizers?.length ?? 0) > 0,

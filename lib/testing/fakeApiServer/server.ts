@@ -172,6 +172,12 @@ export interface FakeApiServer {
   create<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
   /** Replaces (PUT semantics: 409 on a stale resourceVersion, no event on a no-op). */
   update<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
+  /**
+   * Creates or replaces each object (POST or PUT semantics, events included) without returning them:
+   * for bulk loads and benchmarks, where copying results back would cost more than the writes.
+   * Returns the resourceVersion after the last write.
+   */
+  writeMany(resource: ResourceRef, objects: Iterable<object>): string;
   /** Patches (merge patch by default). */
   patch<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type?: PatchType): Stored<T>;
   /** Deletes; returns the final state (or the object marked for deletion when it has finalizers). */
@@ -410,6 +416,19 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
       try {
         const type = types.resolve(resource);
         return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj)));
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    writeMany: (resource, objects) => {
+      try {
+        const type = types.resolve(resource);
+        for (const obj of objects) {
+          const ns = resolveNs(type, obj);
+          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) registry.update(type, ns, nameOf(obj), copy(obj));
+          else registry.create(type, ns, copy(obj));
+        }
+        return String(storage.resourceVersion);
       } catch (e) {
         return rethrow(e);
       }

@@ -1,5 +1,6 @@
 // Benchmark of rxkube/testing's fake API server: is it ever the bottleneck?
-//   npm run build && node bench/fake-apiserver.mjs [N=100000] [M=100000]
+//   npm run build && node --max-old-space-size=8192 bench/fake-apiserver.mjs [N=100000] [M=100000]
+// (the benchmark itself parses the whole 430 MB list of 100k pods, hence the larger heap)
 // 1. seeds N realistic pods (~4 KB JSON each) and times a full LIST (one response) and a paged LIST
 //    (limit=500, following continue) over loopback, reading every byte;
 // 2. writes M updates of those pods through the server's own update path (`writeMany`) while one

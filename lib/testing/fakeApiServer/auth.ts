@@ -2,7 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestInfo } from './requestInfo.js';
 import { StatusError, failure, qualifiedResource, unauthorized } from './status.js';
 
-/** One rule of a token's deny list; an unset field matches anything. */
+/**
+ * One rule of a token's deny list; an unset field matches anything.
+ *
+ * @example
+ * ```ts
+ * const noSecrets: DenyRule = { verb: ['get', 'list', 'watch'], resource: 'secrets' };
+ * ```
+ */
 export interface DenyRule {
   /** Kubernetes verb(s): get, list, watch, create, update, patch, delete, deletecollection. */
   readonly verb?: string | ReadonlyArray<string>;

@@ -39,7 +39,14 @@ export type WatchErrorSpec =
   | { readonly code: 500; readonly message?: string }
   | { readonly code: number; readonly reason?: string; readonly message?: string };
 
-/** A committed change, as `dropEvents` predicates see it. */
+/**
+ * A committed change, as `dropEvents` predicates see it.
+ *
+ * @example
+ * ```ts
+ * api.faults.dropEvents((e: DroppableEvent) => e.resource === 'pods' && e.type === 'DELETED');
+ * ```
+ */
 export interface DroppableEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   /** `pods`, `deployments.apps`. */

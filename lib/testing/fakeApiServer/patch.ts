@@ -1,7 +1,15 @@
 import type { JsonObject } from './resources.js';
 import { StatusError, badRequest, failure, unsupportedMediaType } from './status.js';
 
-/** The patch types of the `Content-Type` header of a PATCH. */
+/**
+ * The patch types of the `Content-Type` header of a PATCH (json-patch, merge-patch,
+ * strategic-merge-patch, apply-patch).
+ *
+ * @example
+ * ```ts
+ * api.patch('pods', 'ns', 'a', [{ op: 'remove', path: '/metadata/labels/x' }], 'json' satisfies PatchType);
+ * ```
+ */
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
 const CONTENT_TYPES: { [ct: string]: PatchType } = {

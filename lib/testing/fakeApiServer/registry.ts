@@ -6,7 +6,14 @@ import type { Storage } from './storage.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 
-/** `DeleteOptions` fields the fake honours. */
+/**
+ * `DeleteOptions` fields the fake honours.
+ *
+ * @example
+ * ```ts
+ * api.delete('pods', 'ns', 'a', { preconditions: { uid: pod.metadata.uid } });
+ * ```
+ */
 export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
 }

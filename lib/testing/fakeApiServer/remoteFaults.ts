@@ -3,7 +3,15 @@ import { request as httpsRequest } from 'node:https';
 import type { DropEventsSpec, FailNextOptions, WatchErrorSpec } from './faults.js';
 import { CONTROL_PREFIX } from './controlHandler.js';
 
-/** The faults of a fake API server in another process, over HTTP (each resolves to the count affected). */
+/**
+ * The faults of a fake API server in another process, over HTTP (each resolves to the count affected).
+ *
+ * @example
+ * ```ts
+ * const faults: RemoteFaultControl = remoteFaults(url, { token, ca });
+ * await faults.dropWatches();
+ * ```
+ */
 export interface RemoteFaultControl {
   dropWatches(options?: { readonly abrupt?: boolean }): Promise<number>;
   /** Predicates cannot cross processes: a count, a probability, or a field match. */

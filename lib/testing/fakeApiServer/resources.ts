@@ -1,7 +1,14 @@
 import type { Resource } from '../../listwatch/resource.js';
 import { StatusError, failure } from './status.js';
 
-/** A JSON object as the server stores it. */
+/**
+ * A JSON object as the server stores it.
+ *
+ * @example
+ * ```ts
+ * const obj: JsonObject = { metadata: { name: 'a' }, data: {} };
+ * ```
+ */
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -26,7 +33,15 @@ export interface ResourceDefinition {
   readonly fieldSelectors?: { readonly [field: string]: (obj: JsonObject) => string | undefined };
 }
 
-/** A resource type as the server uses it: the definition plus the strategy flags of its registry. */
+/**
+ * A resource type as the server uses it: the definition plus the strategy flags of its registry.
+ *
+ * @example
+ * ```ts
+ * const t: ResourceType = api.registerResource({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true });
+ * t.id; // 'widgets.example.com'
+ * ```
+ */
 export interface ResourceType {
   /** `pods`, `deployments.apps`, `widgets.example.com`. */
   readonly id: string;
@@ -105,7 +120,14 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   apps('daemonsets', 'DaemonSet', ['ds']),
 ]);
 
-/** How users name a resource: `'pods'`, `'deployments.apps'`, or a `Resource`. */
+/**
+ * How users name a resource: `'pods'`, `'deployments.apps'`, or a `Resource`.
+ *
+ * @example
+ * ```ts
+ * const refs: ResourceRef[] = ['pods', 'deployments.apps', { group: '', version: 'v1', plural: 'pods', namespaced: true }];
+ * ```
+ */
 export type ResourceRef = string | Resource;
 
 /** The resource types the server serves, by id and by group/version/plural. */

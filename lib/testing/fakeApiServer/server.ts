@@ -70,7 +70,14 @@ export interface FakeApiServerOptions {
   readonly requestLogLimit?: number;
 }
 
-/** The token accepted by default (user `admin`). */
+/**
+ * The token accepted by default over HTTPS (user `admin`).
+ *
+ * @example
+ * ```ts
+ * fetch(`${api.url}/api/v1/pods`, { headers: { Authorization: `Bearer ${DEFAULT_TOKEN}` } });
+ * ```
+ */
 export const DEFAULT_TOKEN = 'rxkube-fake-admin-token';
 
 /**
@@ -97,7 +104,14 @@ export interface RecordedRequest {
   readonly user: string | undefined;
 }
 
-/** The metadata the server guarantees on a stored object. */
+/**
+ * The metadata the server guarantees on a stored object.
+ *
+ * @example
+ * ```ts
+ * const meta: StoredObjectMeta = api.get('pods', 'ns', 'a')!.metadata;
+ * ```
+ */
 export interface StoredObjectMeta extends ObjectMeta {
   name: string;
   uid: string;
@@ -120,10 +134,24 @@ export interface StoredObjectMeta extends ObjectMeta {
  */
 export type Stored<T> = T & { metadata: StoredObjectMeta };
 
-/** A stored object of any type (the default of the helpers' type parameter). */
+/**
+ * A stored object of any type (the default of the helpers' type parameter).
+ *
+ * @example
+ * ```ts
+ * const w: Stored<AnyObject> | undefined = api.get('widgets.example.com', 'ns', 'w');
+ * ```
+ */
 export type AnyObject = { apiVersion?: string; kind?: string; [field: string]: unknown };
 
-/** What `list` returns: the objects and the list's resourceVersion. */
+/**
+ * What `list` returns: the objects and the list's resourceVersion.
+ *
+ * @example
+ * ```ts
+ * const { items, resourceVersion }: FakeList<V1Pod> = api.list<V1Pod>('pods', 'default');
+ * ```
+ */
 export interface FakeList<T> {
   readonly items: ReadonlyArray<Stored<T>>;
   readonly resourceVersion: string;

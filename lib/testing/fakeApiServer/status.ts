@@ -76,12 +76,14 @@ export const badRequest = (message: string): StatusError => new StatusError(fail
 export const internalError = (message: string): StatusError =>
   new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 
+/** 415 for a body (or patch) type the server does not take; `contentType` is what was sent. */
 export const unsupportedMediaType = (contentType: string): StatusError =>
   new StatusError(
     failure(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml${contentType ? '' : ''}`,
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+      { causes: [{ reason: 'UnsupportedMediaType', message: contentType }] },
     ),
   );
 

@@ -1,8 +1,9 @@
 // Proof that kubectl accepts the fake API server: real kubectl binary, HTTPS with the generated CA,
 // bearer token, discovery cached in a temp dir. kubectl comes from $KUBECTL or PATH
-// (scripts/ensure-kubectl.sh provides one in CI); these tests FAIL, not skip, without it.
+// or else scripts/ensure-kubectl.sh (Debian's kubernetes-client unpacked into .cache), so that
+// `npm test` passes on a fresh machine; these tests FAIL, not skip, when none can be had.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -22,7 +23,20 @@ function findKubectl(): string | undefined {
       // next candidate
     }
   }
-  return undefined;
+  return ensureKubectl();
+}
+
+function ensureKubectl(): string | undefined {
+  try {
+    const out = execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-kubectl.sh')], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return out.trim().split('\n').pop() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 describe('kubectl against the fake API server', () => {
@@ -50,7 +64,7 @@ describe('kubectl against the fake API server', () => {
     return stdout;
   };
 
-  it('a kubectl binary is available (KUBECTL or PATH)', () => {
+  it('a kubectl binary is available (KUBECTL, PATH or scripts/ensure-kubectl.sh)', () => {
     expect(kubectl).toBeDefined();
   });
 

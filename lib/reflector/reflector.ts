@@ -268,7 +268,7 @@ function runReflector<T extends KubeObject>(
         rvState = { ...rvState, unavailable: false };
         emit({
           type: 'replace',
-          items: Object.freeze(result.items.slice()),
+          items: Object.freeze(result.items), // listAll's own fresh array
           resourceVersion: result.resourceVersion,
         });
         setResourceVersion(result.resourceVersion);

@@ -254,7 +254,7 @@ for (const s of wanted) {
     const a = stat(...bar.a, bar.metric), b = stat(...bar.b, bar.metric);
     const ratio = a.value / b.value;
     let verdict;
-    if (!Number.isFinite(ratio)) { verdict = `n/a (${a.why ?? ''}${b.why ? ` ${b.why}` : ''})`.replace(' )', ')'); if (bar.op !== 'report') unknown++; }
+    if (!Number.isFinite(ratio)) { verdict = `not measured (${[a.why, b.why].filter(Boolean).join(', ')})`; if (bar.op !== 'report') unknown++; }
     else if (bar.op === 'report') verdict = 'report';
     else if (bar.op === '>=' ? ratio >= bar.limit : ratio <= bar.limit) { verdict = 'PASS'; passed++; }
     else { verdict = 'FAIL'; failed++; }
@@ -266,7 +266,7 @@ for (const s of wanted) {
       const cr = bar.metric === 'watchEventsPerSec' ? cb / ca : ca / cb;
       if (Number.isFinite(cr)) cpuNote = ` (by CPU time: ${fmt(cr, 2)}x)`;
     }
-    say(`- ${bar.text}: **${fmt(ratio, 2)}x** ${verdict}${cpuNote}`);
+    say(`- ${bar.text}: ${Number.isFinite(ratio) ? `**${fmt(ratio, 2)}x** ` : ''}${verdict}${cpuNote}`);
     report.push({ scenario: s.id, bar: bar.text, ratio, verdict, cpuNote });
   }
   say();

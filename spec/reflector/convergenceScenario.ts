@@ -13,7 +13,7 @@ import { metaNamespaceKeyFunc } from '../../lib/meta/keys.js';
 import { reflector } from '../../lib/reflector/reflector.js';
 import { storeWriter } from '../../lib/store/storeWriter.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
-import { startServer } from './e2eSupport.js';
+import { startFakeApiServer } from '../../lib/testing/index.js';
 
 interface Pod extends KubeObject {
   spec?: { containers?: unknown[]; v?: number };
@@ -66,7 +66,7 @@ export async function runConvergence(
   mode: FifoMode,
 ): Promise<ConvergenceResult> {
   const rand = seeded(seed);
-  const api = await startServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
+  const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
   const transport = clientNodeTransport(api.kubeConfig());
   const subs: Subscription[] = [];
   try {

@@ -8,12 +8,7 @@ import { reflector, type Reflector, type ReflectorOptions } from '../../lib/refl
 import type { ReflectorError } from '../../lib/reflector/reflectorError.js';
 import type { ReflectorEvent } from '../../lib/reflector/reflectorEvent.js';
 import type { ReflectorStatus } from '../../lib/reflector/reflectorStatus.js';
-import { X509Certificate } from 'node:crypto';
-import {
-  startFakeApiServer,
-  type FakeApiServer,
-  type FakeApiServerOptions,
-} from '../../lib/testing/index.js';
+import type { FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
 
 export interface Pod extends KubeObject {
@@ -113,24 +108,3 @@ export function serverView(api: FakeApiServer, namespace = 'default'): Map<strin
 
 export const rvs = (view: Map<string, Pod>): Record<string, string | undefined> =>
   Object.fromEntries([...view].map(([k, o]) => [k, o.metadata?.resourceVersion]).sort());
-
-/**
- * Starts the fake API server, retrying (at most 3 times) when its generated certificates do not
- * parse. Its certificate serial is random with only the sign bit cleared, so about 1 in 128
- * certificates has a non-minimal DER INTEGER ("illegal padding"): the HTTPS server then fails to
- * start, or clients cannot use the CA ("unable to verify the first certificate"). Remove this when
- * lib/testing/fakeApiServer/certificates.ts keeps the serial's first byte non-zero.
- */
-export async function startServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
-  for (let attempt = 1; ; attempt++) {
-    let api: FakeApiServer | undefined;
-    try {
-      api = await startFakeApiServer(options);
-      if (api.caCert) new X509Certificate(api.caCert);
-      return api;
-    } catch (err) {
-      await api?.close();
-      if (attempt >= 3) throw err;
-    }
-  }
-}

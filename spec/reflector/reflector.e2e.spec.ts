@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import type { FakeApiServer, FakeApiServerOptions, RecordedRequest } from '../../lib/testing/index.js';
+import {
+  startFakeApiServer,
+  type FakeApiServer,
+  type FakeApiServerOptions,
+  type RecordedRequest,
+} from '../../lib/testing/index.js';
 import { WatchEndedError } from '../../lib/reflector/reflectorError.js';
-import { newPod, runReflector, rvs, serverView, startServer, waitFor, type Running } from './e2eSupport.js';
+import { newPod, runReflector, rvs, serverView, waitFor, type Running } from './e2eSupport.js';
 
 // End-to-end: the reflector over the real ListWatch and @kubernetes/client-node, against rxkube's
 // fake API server on 127.0.0.1, with the server's fault injection.
@@ -13,7 +18,7 @@ let api: FakeApiServer | undefined;
 let running: Running | undefined;
 
 async function start(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
-  api = await startServer(options);
+  api = await startFakeApiServer(options);
   return api;
 }
 

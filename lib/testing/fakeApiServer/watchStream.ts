@@ -126,6 +126,7 @@ export class WatchStream {
       this.corked = true;
       res.cork();
       process.nextTick(() => {
+        if (!this.corked) return; // finish() uncorked already
         this.corked = false;
         res.uncork();
       });
@@ -157,6 +158,12 @@ export class WatchStream {
     if (this.closed) return;
     const res = this.options.res;
     this.cleanup();
+    // Uncork first: Node 24 writes the terminating chunk of a corked response before the corked
+    // data, so an ERROR event written just before the end would never reach the client.
+    if (this.corked) {
+      this.corked = false;
+      res.uncork();
+    }
     res.end();
   }
 

@@ -1,12 +1,11 @@
-import { TransformError, type RxkubeError } from '../errors.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { ArrayQueue } from './arrayQueue.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import { DeltaType, type Delta, type Deltas } from './delta.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
-import { applyEvent, resolveQueueOptions } from './fifoSupport.js';
-import type { KnownObjects } from './knownObjects.js';
+import { applyEvent } from './fifoSupport.js';
+import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
 
 /**
  * The coalescing queue (client-go's `DeltaFIFO`): one entry per key, holding every delta that
@@ -21,33 +20,16 @@ import type { KnownObjects } from './knownObjects.js';
  * q.pop()!.deltas.map((d) => d.type); // ['Added', 'Updated', 'Deleted']
  * ```
  */
-export class DeltaFifoQueue<T> implements FifoQueue<T> {
+export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> {
   readonly mode = 'coalescing' as const;
   private readonly items = new Map<string, Delta<T>[]>();
   private readonly queue = new ArrayQueue<string>();
-  private populated = false;
-  private initialPopulationCount = 0;
-  private readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
-  private readonly knownObjects: KnownObjects<T> | undefined;
-  private readonly transform: ((obj: T) => T) | undefined;
-  private readonly onError: (error: RxkubeError) => void;
-  private readonly replaceType: DeltaType;
-
   constructor(options: FifoQueueOptions<T> = {}) {
-    const o = resolveQueueOptions(options);
-    this.keyOf = o.keyOf;
-    this.knownObjects = o.knownObjects;
-    this.transform = o.transform;
-    this.onError = o.onError;
-    this.replaceType = o.emitDeltaTypeReplaced === true ? DeltaType.Replaced : DeltaType.Sync;
+    super(options, false);
   }
 
   get length(): number {
     return this.queue.length;
-  }
-
-  get hasSynced(): boolean {
-    return this.populated && this.initialPopulationCount === 0;
   }
 
   add(obj: T): void {
@@ -162,19 +144,8 @@ export class DeltaFifoQueue<T> implements FifoQueue<T> {
     internalType: DeltaType,
     obj: T | DeletedFinalStateUnknown<T>,
   ): void {
-    let object = obj;
-    if (
-      this.transform !== undefined &&
-      internalType !== DeltaType.Sync &&
-      !(obj instanceof DeletedFinalStateUnknown)
-    ) {
-      try {
-        object = this.transform(obj);
-      } catch (e) {
-        this.onError(new TransformError(obj, e));
-        return;
-      }
-    }
+    const object = this.transformed(obj, internalType === DeltaType.Sync);
+    if (object === TRANSFORM_FAILED) return;
     const delta: Delta<T> = Object.freeze({ type, object });
     const deltas = this.items.get(key);
     if (deltas === undefined) {

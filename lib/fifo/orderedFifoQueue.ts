@@ -1,12 +1,11 @@
-import { TransformError, type RxkubeError } from '../errors.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { ArrayQueue } from './arrayQueue.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import { DeltaType, type Delta, type Deltas } from './delta.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
-import { applyEvent, resolveQueueOptions } from './fifoSupport.js';
-import type { KnownObjects } from './knownObjects.js';
+import { applyEvent } from './fifoSupport.js';
+import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
 
 interface Entry<T> {
   readonly key: string;
@@ -34,34 +33,17 @@ interface KeyState<T> {
  * q.pop()!.deltas; // [Updated podV12]
  * ```
  */
-export class OrderedFifoQueue<T> implements FifoQueue<T> {
+export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> {
   readonly mode = 'ordered' as const;
   private readonly entries = new ArrayQueue<Entry<T>>();
   /** Per queued key: how many entries and the newest, so replace/resync need no scan. */
   private readonly keys = new Map<string, KeyState<T>>();
-  private populated = false;
-  private initialPopulationCount = 0;
-  private readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
-  private readonly knownObjects: KnownObjects<T> | undefined;
-  private readonly transform: ((obj: T) => T) | undefined;
-  private readonly onError: (error: RxkubeError) => void;
-  private readonly replaceType: DeltaType;
-
   constructor(options: FifoQueueOptions<T> = {}) {
-    const o = resolveQueueOptions(options);
-    this.keyOf = o.keyOf;
-    this.knownObjects = o.knownObjects;
-    this.transform = o.transform;
-    this.onError = o.onError;
-    this.replaceType = o.emitDeltaTypeReplaced === false ? DeltaType.Sync : DeltaType.Replaced;
+    super(options, true);
   }
 
   get length(): number {
     return this.entries.length;
-  }
-
-  get hasSynced(): boolean {
-    return this.populated && this.initialPopulationCount === 0;
   }
 
   add(obj: T): void {
@@ -181,15 +163,8 @@ export class OrderedFifoQueue<T> implements FifoQueue<T> {
     obj: T | DeletedFinalStateUnknown<T>,
     skipTransform: boolean,
   ): void {
-    let object = obj;
-    if (this.transform !== undefined && !skipTransform && !(obj instanceof DeletedFinalStateUnknown)) {
-      try {
-        object = this.transform(obj);
-      } catch (e) {
-        this.onError(new TransformError(obj, e));
-        return;
-      }
-    }
+    const object = this.transformed(obj, skipTransform);
+    if (object === TRANSFORM_FAILED) return;
     const delta: Delta<T> = Object.freeze({ type, object });
     this.entries.push({ key, delta });
     const state = this.keys.get(key);

@@ -1,0 +1,56 @@
+import { TransformError, type RxkubeError } from '../errors.js';
+import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeltaType } from './delta.js';
+import type { FifoQueueOptions } from './fifoQueue.js';
+import { resolveQueueOptions } from './fifoSupport.js';
+import type { KnownObjects } from './knownObjects.js';
+
+/** Returned by {@link FifoQueueBase.transformed} when the transform threw (already reported). */
+export const TRANSFORM_FAILED: unique symbol = Symbol('transform failed');
+
+/**
+ * What both queue modes share: the resolved options, client-go's `populated` /
+ * `initialPopulationCount` bookkeeping behind `hasSynced`, and the once-per-object transform.
+ * Internal; the modes are {@link DeltaFifoQueue} and {@link OrderedFifoQueue}.
+ */
+export abstract class FifoQueueBase<T> {
+  protected populated = false;
+  protected initialPopulationCount = 0;
+  protected readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
+  protected readonly knownObjects: KnownObjects<T> | undefined;
+  protected readonly onError: (error: RxkubeError) => void;
+  /** The delta type a relisted item is queued with. */
+  protected readonly replaceType: DeltaType;
+  private readonly transform: ((obj: T) => T) | undefined;
+
+  /** `replacedByDefault`: whether relisted items are `Replaced` (not `Sync`) unless the options say. */
+  protected constructor(options: FifoQueueOptions<T>, replacedByDefault: boolean) {
+    const o = resolveQueueOptions(options);
+    this.keyOf = o.keyOf;
+    this.knownObjects = o.knownObjects;
+    this.transform = o.transform;
+    this.onError = o.onError;
+    this.replaceType = (o.emitDeltaTypeReplaced ?? replacedByDefault) ? DeltaType.Replaced : DeltaType.Sync;
+  }
+
+  get hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  /**
+   * The object as it is queued: transformed, except tombstones and when `skipTransform` (Sync deltas
+   * carry objects already transformed). A throwing transform is reported and the object dropped.
+   */
+  protected transformed(
+    obj: T | DeletedFinalStateUnknown<T>,
+    skipTransform: boolean,
+  ): T | DeletedFinalStateUnknown<T> | typeof TRANSFORM_FAILED {
+    if (this.transform === undefined || skipTransform || obj instanceof DeletedFinalStateUnknown) return obj;
+    try {
+      return this.transform(obj);
+    } catch (e) {
+      this.onError(new TransformError(obj, e));
+      return TRANSFORM_FAILED;
+    }
+  }
+}

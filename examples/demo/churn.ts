@@ -1,7 +1,7 @@
 // Changes the fake API server's pods at a steady rate: phase transitions, annotation updates,
 // creations and deletions, chosen by a seeded random generator so that runs are repeatable.
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
-import { realisticPod, type FakeApiServer } from '../../lib/testing/index.js';
+import { realisticPod, seededRandom, type FakeApiServer } from '../../lib/testing/index.js';
 
 /** What the churn did so far. */
 export interface ChurnCounts {
@@ -12,18 +12,6 @@ export interface ChurnCounts {
 }
 
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed'] as const;
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The demo's namespaces on the fake server. */
 export const demoNamespaces = ['shop', 'blog', 'search', 'payments', 'auth', 'batch'] as const;
@@ -62,7 +50,7 @@ export function startChurn(
   },
   counts: ChurnCounts,
 ): Subscription {
-  const rnd = random(options.seed);
+  const rnd = seededRandom(options.seed).next;
   const tickMs = 50;
   let budget = 0;
   let next = options.firstIndex;

@@ -13,13 +13,20 @@ export {
   type StoredObjectMeta,
   type AnyObject,
 } from './fakeApiServer/server.js';
-export type { FaultControl, FailNextOptions, WatchErrorSpec, DropEventsSpec, DroppableEvent } from './fakeApiServer/faults.js';
+export type {
+  FaultControl,
+  FailNextOptions,
+  WatchErrorSpec,
+  DropEventsSpec,
+  DroppableEvent,
+} from './fakeApiServer/faults.js';
 export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';
 export type { FakeToken, DenyRule } from './fakeApiServer/auth.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
 export type { PatchType } from './fakeApiServer/patch.js';
 export type { DeleteOptions } from './fakeApiServer/registry.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';
+export { seededRandom, type Random } from './fakeApiServer/random.js';
 export {
   fakeListWatch,
   listPage,

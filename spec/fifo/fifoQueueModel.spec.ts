@@ -4,6 +4,7 @@ import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknow
 import type { DeltaType } from '../../lib/fifo/delta.js';
 import type { FifoMode, FifoQueue } from '../../lib/fifo/fifoQueue.js';
 import { keyFunc, obj, TestStore, type TestObj } from './fixtures.js';
+import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 type Obj = TestObj | DeletedFinalStateUnknown<TestObj>;
 interface RefDelta {
@@ -169,16 +170,8 @@ class RefRealFifo extends Reference {
   }
 }
 
-/** A small deterministic PRNG (mulberry32), so every run checks the same sequences. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded float source (rxkube/testing's mulberry32), so every run does the same operations. */
+const rng = (seed: number): (() => number) => seededRandom(seed).next;
 
 describe.each<FifoMode>(['coalescing', 'ordered'])(
   '%s queue against a literal client-go transcription',

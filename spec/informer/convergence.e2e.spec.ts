@@ -8,25 +8,18 @@ import { builtInResources } from '../../lib/factory/builtInResources.js';
 import { informer, type Informer } from '../../lib/informer/informer.js';
 import type { Notification } from '../../lib/informer/notification.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
-import { applyNotifications, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import {
+  applyNotifications,
+  seededRandom,
+  startFakeApiServer,
+  type FakeApiServer,
+} from '../../lib/testing/index.js';
 
 interface Pod {
   apiVersion?: string;
   kind?: string;
   metadata: { name: string; namespace: string; resourceVersion?: string; labels?: Record<string, string> };
   spec?: { containers: Array<{ name: string; image: string }> };
-}
-
-/** mulberry32: a small seeded PRNG, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const SEED = 20261122;
@@ -71,7 +64,7 @@ const diff = (a: State, b: State): string[] => {
 
 describe('informer convergence under churn and faults', () => {
   it('I1-I12 together: after 22k seeded changes with faults, the store and every handler view equal the server', async () => {
-    const rng = seeded(SEED);
+    const rng = seededRandom(SEED).next;
     inf = informer(listWatch<Pod>(api.kubeConfig(), builtInResources.pods, { namespace: 'default' }), {
       resyncPeriod: 1000,
       reflector: { random: rng, backoff: { initialMs: 2, capMs: 20, jitter: 0 }, expectedTypeName: 'Pod' },

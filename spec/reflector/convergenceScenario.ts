@@ -13,7 +13,7 @@ import { metaNamespaceKeyFunc } from '../../lib/meta/keys.js';
 import { reflector } from '../../lib/reflector/reflector.js';
 import { storeWriter } from '../../lib/store/storeWriter.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
-import { startFakeApiServer } from '../../lib/testing/index.js';
+import { seededRandom, startFakeApiServer } from '../../lib/testing/index.js';
 
 interface Pod extends KubeObject {
   spec?: { containers?: unknown[]; v?: number };
@@ -39,18 +39,6 @@ export interface ConvergenceResult {
   readonly convergeMs: number;
 }
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const namespaces = ['c-0', 'c-1', 'c-2', 'c-3'];
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -65,7 +53,7 @@ export async function runConvergence(
   changes: number,
   mode: FifoMode,
 ): Promise<ConvergenceResult> {
-  const rand = seeded(seed);
+  const rand = seededRandom(seed).next;
   const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
   const transport = clientNodeTransport(api.kubeConfig());
   const subs: Subscription[] = [];
@@ -74,7 +62,7 @@ export async function runConvergence(
     const lw = listWatch<Pod>(transport, builtInResources.pods, { deadWatchMarginMs: 60_000 });
     const r = reflector<Pod>(lw, {
       backoff: { initialMs: 1, capMs: 20 },
-      random: seeded(seed + 1),
+      random: seededRandom(seed + 1).next,
       minWatchTimeoutSeconds: 1, // the server ends each watch after 1 s; a stall is detected after 1.25 s
       deadWatchGraceSeconds: 0.25,
       pageSize: 200,

@@ -1,16 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { hashString, newOwner, PersistentMap } from '../../lib/store/persistentMap.js';
+import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
-/** mulberry32: a small seeded PRNG, so that every run does the same operations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded float source (rxkube/testing's mulberry32), so every run does the same operations. */
+const prng = (seed: number): (() => number) => seededRandom(seed).next;
 
 function contents<V>(m: PersistentMap<V>): Array<[string, V]> {
   return [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

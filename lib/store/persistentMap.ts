@@ -90,6 +90,9 @@ type HNode = Inner | CollisionNode;
  */
 let sizeDelta = 0;
 
+/** Set by the last `nodeSet` call: the value the key had before (`undefined` if it was absent). */
+let previous: unknown = undefined;
+
 /** `node` with `node[i] = value`, in place when the owner allows. */
 function withSlot(node: Inner, i: number, value: unknown, owner: number): Inner {
   if (owner !== 0 && node[OWNER] === owner) {
@@ -235,6 +238,7 @@ function nodeSet(
       const arr = node.arr;
       for (let i = 0; i < arr.length; i += 2) {
         if (arr[i] !== key) continue;
+        previous = arr[i + 1];
         if (arr[i + 1] === value) return node;
         if (owner !== 0 && node.owner === owner) {
           arr[i + 1] = value;
@@ -256,7 +260,10 @@ function nodeSet(
   const i = HEAD + 2 * popcount(datamap & (bit - 1));
   if ((datamap & bit) !== 0) {
     const k = node[i] as string;
-    if (k === key) return node[i + 1] === value ? node : withSlot(node, i + 1, value, owner);
+    if (k === key) {
+      previous = node[i + 1];
+      return previous === value ? node : withSlot(node, i + 1, value, owner);
+    }
     sizeDelta = 1;
     const sub = pairNode(shift + BITS, k, node[i + 1], hashString(k), key, value, hash, owner);
     return pairToChild(node, bit, i, sub, owner);
@@ -370,9 +377,11 @@ export class PersistentMap<V> {
   /**
    * A map with `key` set to `value` (not `undefined`). Returns this map when nothing changes.
    * With `owner` (from {@link newOwner}), nodes created under the same owner are edited in place.
+   * Afterwards {@link replacedValue} tells what the key held before.
    */
   set(key: string, value: V, owner = 0): PersistentMap<V> {
     const hash = hashString(key);
+    previous = undefined;
     if (this.root === undefined) {
       return new PersistentMap<V>([1 << (hash & MASK), 0, owner, key, value], 1);
     }
@@ -380,6 +389,14 @@ export class PersistentMap<V> {
     const root = nodeSet(this.root, 0, hash, key, value, owner);
     if (root === this.root && sizeDelta === 0) return this;
     return new PersistentMap<V>(root, this.size + sizeDelta);
+  }
+
+  /**
+   * The value that the last {@link set} (on any map) found for its key, `undefined` if the key was
+   * new: an upsert in one walk down the trie instead of a `get` and then a `set`.
+   */
+  static replacedValue<V>(): V | undefined {
+    return previous as V | undefined;
   }
 
   /** A map without `key`. Returns this map when `key` is absent. `owner` as for {@link set}. */

@@ -130,31 +130,60 @@ function finish<T>(store: Store<T>, base: StoreState<T>, draft: Draft<T>): Store
   return new Store<T>(draft);
 }
 
-/** Upserts `obj`; returns the object it replaced. All-or-nothing (index values come first). */
+/**
+ * Upserts `obj`; returns the object it replaced. All-or-nothing: the new object's index values come
+ * first, then one walk down the trie stores it and finds the old one (no `get` first: at 100k
+ * objects each level is a cache miss), then the old object's values; if one of those throws, the
+ * old object is put back.
+ */
 function draftUpsert<T>(d: Draft<T>, obj: T, owner: number): T | undefined {
   const key = d.keyFunc(obj);
   deepFreeze(obj);
-  const old = d.items.get(key);
-  if (old === obj) return old;
   const funcs = d.indexFuncs;
   const n = funcs.length;
   if (n === 1) {
     // The common case (the namespace index only): no arrays of value lists.
     const after = funcs[0](obj);
-    const before = old === undefined ? NO_VALUES : funcs[0](old);
-    d.items = d.items.set(key, obj, owner);
+    const items = d.items.set(key, obj, owner);
+    const old = PersistentMap.replacedValue<T>();
+    if (old === obj) return old;
+    const before = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[0], owner);
+    d.items = items;
     d.indices[0] = indexMove(d.indices[0], key, before, after, owner);
     return old;
   }
   const before = new Array<ReadonlyArray<string>>(n);
   const after = new Array<ReadonlyArray<string>>(n);
-  for (let i = 0; i < n; i++) {
-    after[i] = funcs[i](obj);
-    before[i] = old === undefined ? NO_VALUES : funcs[i](old);
-  }
-  d.items = d.items.set(key, obj, owner);
+  for (let i = 0; i < n; i++) after[i] = funcs[i](obj);
+  const items = d.items.set(key, obj, owner);
+  const old = PersistentMap.replacedValue<T>();
+  if (old === obj) return old;
+  for (let i = 0; i < n; i++)
+    before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[i], owner);
+  d.items = items;
   for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
   return old;
+}
+
+/**
+ * `fn(old)`. If it throws (an index function that failed on an object it indexed before), `key` gets
+ * `old` back in the draft (a batch may have edited its own nodes in place, so dropping `items` is
+ * not enough) and the error goes on.
+ */
+function valuesOrRestore<T>(
+  d: Draft<T>,
+  items: PersistentMap<T>,
+  key: string,
+  old: T,
+  fn: IndexFunc<T>,
+  owner: number,
+): ReadonlyArray<string> {
+  try {
+    return fn(old);
+  } catch (e) {
+    d.items = items.set(key, old, owner);
+    throw e;
+  }
 }
 
 /** Removes `key`; returns the object removed. All-or-nothing. */

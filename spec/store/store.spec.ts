@@ -323,6 +323,30 @@ describe('Store', () => {
     expect(sortedStrings(s1.indexKeys('fussy', 'ok'))).toEqual(['ns/a', 'ns/e']);
   });
 
+  it('an index function that throws on the stored version leaves that object, its indexes and the batch as they were', () => {
+    // The old version's values are computed after the new version is stored (one walk down the
+    // trie): a throw there must put the old version back, even where the batch edits in place.
+    let broken = false;
+    const flaky = (p: Pod): string[] => {
+      if (broken && p.metadata?.labels?.old === 'yes') throw new Error('flaky index failed');
+      return [p.metadata?.labels?.old ?? 'none'];
+    };
+    const s0 = createStore<Pod>({ indexers: { byNode, flaky } }).add(pod('ns', 'a', { old: 'yes' }, 'n1'));
+    broken = true;
+    const s1 = s0.withMutations((m) => {
+      m.upsert(pod('ns', 'b', {}, 'n2'));
+      expect(() => m.upsert(pod('ns', 'a', {}, 'n3'))).toThrow('flaky index failed');
+      m.upsert(pod('ns', 'c', {}, 'n1'));
+    });
+    expect(s1.getByKey('ns/a')).toBe(s0.getByKey('ns/a'));
+    expect(sortedStrings(s1.listKeys())).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    expect(names(s1.byIndex('byNode', 'n1'))).toEqual(['a', 'c']);
+    expect(s1.byIndex('byNode', 'n3')).toEqual([]);
+    expect(names(s1.byIndex('flaky', 'yes'))).toEqual(['a']);
+    expect(names(s1.byIndex('flaky', 'none'))).toEqual(['b', 'c']);
+    expect(() => s1.update(pod('ns', 'a', {}, 'n3'))).toThrow('flaky index failed');
+  });
+
   it('keeps the store and its indexes equal to a rebuilt store over 3,000 seeded random changes', () => {
     let seed = 12345;
     const rand = () => {

@@ -7,7 +7,7 @@
 // change; use bench/run.mjs for the figures against other clients.
 //
 // usage (from the repo root, after `npm run build`):
-//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip]
+//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--floor]
 //   RXKUBE_MODULE=path/to/index.js measures another build.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,8 +27,15 @@ const flag = (name, dflt) => {
   argv.splice(i, 2);
   return v;
 };
-const strip = argv.includes('--strip');
-if (strip) argv.splice(argv.indexOf('--strip'), 1);
+const bool = (name) => {
+  const i = argv.indexOf(`--${name}`);
+  if (i >= 0) argv.splice(i, 1);
+  return i >= 0;
+};
+const strip = bool('strip');
+// --floor: also run http-floor's loop (newline search on Buffers, one decode and JSON.parse per
+// event, newest object per key in a Map) over the same chunks, alternating, and print the ratio.
+const withFloor = bool('floor');
 const HANDLERS = Number(flag('handlers', '1'));
 const RUNS = Number(flag('runs', '3'));
 const [N = 10000, M = 200000] = argv.slice(0, 2).map(Number);
@@ -107,11 +114,44 @@ async function once() {
   return { syncMs: t1 - t0, syncCpuMs: c1 - c0, eventsPerSec: M / ((t3 - t2) / 1000), cpuUsPerEvent: (1000 * (c3 - c2)) / M, heapMB: heap / 2 ** 20 };
 }
 
+/** http-floor's watch loop over the same 64 KB chunks: the least any informer on Node does. */
+async function floorOnce() {
+  const map = new Map();
+  for (const page of pages) for (const o of JSON.parse(page.toString()).items) map.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+  global.gc?.();
+  const t2 = performance.now(), c2 = cpuMs();
+  let rest = null;
+  for (let at = 0; at < stream.length; at += CHUNK) {
+    let chunk = stream.subarray(at, at + CHUNK);
+    if (rest) chunk = Buffer.concat([rest, chunk]);
+    let i = 0, j;
+    while ((j = chunk.indexOf(10, i)) >= 0) {
+      const ev = JSON.parse(chunk.toString('utf8', i, j));
+      i = j + 1;
+      map.set(`${ev.object.metadata.namespace}/${ev.object.metadata.name}`, ev.object);
+    }
+    rest = i < chunk.length ? chunk.subarray(i) : null;
+    // A socket delivers chunks on separate turns of the event loop.
+    if ((at / CHUNK) % 16 === 15) await new Promise(setImmediate);
+  }
+  const t3 = performance.now(), c3 = cpuMs();
+  return { eventsPerSec: M / ((t3 - t2) / 1000), cpuUsPerEvent: (1000 * (c3 - c2)) / M };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const results = [];
+const floors = [];
 for (let r = 0; r < RUNS; r++) {
   results.push(await once());
   global.gc?.();
+  if (withFloor) {
+    floors.push(await floorOnce());
+    global.gc?.();
+  }
 }
 const m = (k) => median(results.map((x) => x[k]));
+if (withFloor) {
+  const f = (k) => median(floors.map((x) => x[k]));
+  console.log(JSON.stringify({ floorEventsPerSec: Math.round(f('eventsPerSec')), floorCpuUsPerEvent: +f('cpuUsPerEvent').toFixed(2), vsFloor: +(m('eventsPerSec') / f('eventsPerSec')).toFixed(2) }));
+}
 console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));

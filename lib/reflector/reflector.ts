@@ -183,7 +183,8 @@ function runReflector<T extends KubeObject>(
   const graceMs = (options.deadWatchGraceSeconds ?? 10) * 1000;
   const backoff = exponentialBackoff(options.backoff, scheduler, random);
 
-  let rvState: ResourceVersionState = {
+  // Mutable, and changed in place: it is set on every watch event, and only read where it lives.
+  const rvState: { -readonly [K in keyof ResourceVersionState]: ResourceVersionState[K] } = {
     lastSyncResourceVersion: '',
     unavailable: false,
     paginatedResult: false,
@@ -197,7 +198,7 @@ function runReflector<T extends KubeObject>(
   const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
   const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
   const setResourceVersion = (rv: string): void => {
-    rvState = { ...rvState, lastSyncResourceVersion: rv };
+    rvState.lastSyncResourceVersion = rv;
     side.resourceVersions.next(rv);
   };
   const report = (operation: ReflectorOperation, action: ReflectorAction, cause: unknown): ReflectorError => {
@@ -264,8 +265,8 @@ function runReflector<T extends KubeObject>(
     const subscription = listAll(lw, listOptions).subscribe({
       next: (result) => {
         if (request === current) request = undefined;
-        if (rv === '0' && result.paginated) rvState = { ...rvState, paginatedResult: true };
-        rvState = { ...rvState, unavailable: false };
+        if (rv === '0' && result.paginated) rvState.paginatedResult = true;
+        rvState.unavailable = false;
         emit({
           type: 'replace',
           items: Object.freeze(result.items), // listAll's own fresh array
@@ -278,7 +279,7 @@ function runReflector<T extends KubeObject>(
         if (request === current) request = undefined;
         if ((isExpiredError(err) || isTooLargeResourceVersionError(err)) && !fromLatestRetry) {
           // The RV is compacted or ahead of this server: list once more, consistently, at "".
-          rvState = { ...rvState, unavailable: true };
+          rvState.unavailable = true;
           report('list', 'listFromLatest', err);
           list(true);
           return;
@@ -402,7 +403,7 @@ function runReflector<T extends KubeObject>(
         if (s.mode === 'watchList') {
           if (event.object.metadata?.annotations?.[initialEventsEndAnnotation] !== 'true') return;
           // The initial events are complete at this RV: one Replace, then the same watch goes on.
-          rvState = { ...rvState, unavailable: false };
+          rvState.unavailable = false;
           emit({ type: 'replace', items: Object.freeze([...s.initial.values()]), resourceVersion: rv });
           s.initial.clear();
           setResourceVersion(rv);
@@ -486,7 +487,7 @@ function runReflector<T extends KubeObject>(
       (isExpiredError(err) || isTooLargeResourceVersionError(err)) &&
       rewatchResourceVersion(rvState) !== ''
     ) {
-      rvState = { ...rvState, unavailable: true };
+      rvState.unavailable = true;
       report('watchList', 'restartWatchList', err);
       watchList();
     } else {

@@ -4,7 +4,7 @@ import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';
 import type { StoreMutator, StoreOptions } from './store.js';
-import { createStore, mutate, Store } from './store.js';
+import { createStore, lastReplaced, mutate, Store } from './store.js';
 import type { StoreChange } from './storeChange.js';
 
 /**
@@ -61,6 +61,18 @@ export class StoreWriter<T> {
   /** Upserts `obj` (see {@link Store.update}). Returns the new current snapshot. */
   update(obj: T): Store<T> {
     return this.publish((s) => s.update(obj));
+  }
+
+  /**
+   * Upserts `obj` as {@link add} does, but returns the object it replaced (`undefined` if the key
+   * was new) rather than the snapshot: what an informer needs to tell an add from an update.
+   */
+  upsert(obj: T): T | undefined {
+    this.checkWritable();
+    const next = this.current.add(obj);
+    const old = lastReplaced<T>();
+    this.emit(next);
+    return old;
   }
 
   /** Removes `obj`'s key, or a tombstone's key. Returns the new current snapshot. */

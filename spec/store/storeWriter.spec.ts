@@ -66,6 +66,23 @@ describe('storeWriter', () => {
     );
   });
 
+  it('upsert returns the object it replaced (undefined for a new key) and emits the new snapshot once', () => {
+    const w = storeWriter<KubeObject>();
+    const seen: Array<Store<KubeObject>> = [];
+    w.store$.subscribe((s) => seen.push(s));
+    const a1 = pod('ns', 'a', 'n1', '1');
+    const a2 = pod('ns', 'a', 'n2', '2');
+    expect(w.upsert(a1)).toBeUndefined();
+    expect(w.upsert(a2)).toBe(a1);
+    expect(w.upsert(pod('ns', 'b'))).toBeUndefined();
+    // The same object again changes nothing: no emission, and it is its own predecessor.
+    expect(w.upsert(a2)).toBe(a2);
+    expect(seen.map((s) => keys(s))).toEqual(['', 'ns/a', 'ns/a', 'ns/a,ns/b']);
+    expect(seen[2].getByKey('ns/a')).toBe(a2);
+    w.complete();
+    expect(() => w.upsert(a1)).toThrow(StoreWriteError);
+  });
+
   it('batch returns its function result and emits once; apply takes one change or many', () => {
     const writer = storeWriter();
     const emitted: number[] = [];

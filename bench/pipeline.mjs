@@ -34,7 +34,9 @@ const bool = (name) => {
 };
 const strip = bool('strip');
 // --floor: also run http-floor's loop (newline search on Buffers, one decode and JSON.parse per
-// event, newest object per key in a Map) over the same chunks, alternating, and print the ratio.
+// event, newest object per key in a Map) over the same chunks, alternating, and print the ratio;
+// and the same loop with rxkube's deepFreeze on each object: the ceiling of any informer that hands
+// out deeply frozen objects, as DESIGN.md requires.
 const withFloor = bool('floor');
 const HANDLERS = Number(flag('handlers', '1'));
 const RUNS = Number(flag('runs', '3'));
@@ -115,9 +117,9 @@ async function once() {
 }
 
 /** http-floor's watch loop over the same 64 KB chunks: the least any informer on Node does. */
-async function floorOnce() {
+async function floorOnce(freeze = (o) => o) {
   const map = new Map();
-  for (const page of pages) for (const o of JSON.parse(page.toString()).items) map.set(`${o.metadata.namespace}/${o.metadata.name}`, o);
+  for (const page of pages) for (const o of JSON.parse(page.toString()).items) map.set(`${o.metadata.namespace}/${o.metadata.name}`, freeze(o));
   global.gc?.();
   const t2 = performance.now(), c2 = cpuMs();
   let rest = null;
@@ -128,7 +130,7 @@ async function floorOnce() {
     while ((j = chunk.indexOf(10, i)) >= 0) {
       const ev = JSON.parse(chunk.toString('utf8', i, j));
       i = j + 1;
-      map.set(`${ev.object.metadata.namespace}/${ev.object.metadata.name}`, ev.object);
+      map.set(`${ev.object.metadata.namespace}/${ev.object.metadata.name}`, freeze(ev.object));
     }
     rest = i < chunk.length ? chunk.subarray(i) : null;
     // A socket delivers chunks on separate turns of the event loop.
@@ -141,17 +143,30 @@ async function floorOnce() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const results = [];
 const floors = [];
+const frozenFloors = [];
 for (let r = 0; r < RUNS; r++) {
   results.push(await once());
   global.gc?.();
   if (withFloor) {
     floors.push(await floorOnce());
     global.gc?.();
+    frozenFloors.push(await floorOnce(rx.deepFreeze));
+    global.gc?.();
   }
 }
 const m = (k) => median(results.map((x) => x[k]));
 if (withFloor) {
   const f = (k) => median(floors.map((x) => x[k]));
-  console.log(JSON.stringify({ floorEventsPerSec: Math.round(f('eventsPerSec')), floorCpuUsPerEvent: +f('cpuUsPerEvent').toFixed(2), vsFloor: +(m('eventsPerSec') / f('eventsPerSec')).toFixed(2) }));
+  const z = (k) => median(frozenFloors.map((x) => x[k]));
+  console.log(
+    JSON.stringify({
+      floorEventsPerSec: Math.round(f('eventsPerSec')),
+      floorCpuUsPerEvent: +f('cpuUsPerEvent').toFixed(2),
+      frozenFloorEventsPerSec: Math.round(z('eventsPerSec')),
+      frozenFloorCpuUsPerEvent: +z('cpuUsPerEvent').toFixed(2),
+      frozenFloorVsFloor: +(z('eventsPerSec') / f('eventsPerSec')).toFixed(2),
+      vsFloor: +(m('eventsPerSec') / f('eventsPerSec')).toFixed(2),
+    }),
+  );
 }
 console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));

@@ -487,27 +487,6 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
    */
   private handlePop(pop: FifoPop<T>): void {
     const deltas = pop.deltas;
-    // Most pops carry one delta (the queue coalesces only what arrives faster than it drains):
-    // no arrays of notifications for those.
-    if (deltas.length === 1) {
-      const d = deltas[0];
-      let note: Notification<T>;
-      let isSync = false;
-      if (d.type === DeltaType.Deleted) {
-        this.writer.delete(d.object);
-        note = deleteNotification(d.object);
-      } else {
-        const obj = d.object as T;
-        const old = this.writer.upsert(obj);
-        if (old === undefined) note = addNotification(obj, pop.isInInitialList);
-        else {
-          note = updateNotification(old, obj);
-          isSync = old.metadata?.resourceVersion === obj.metadata?.resourceVersion;
-        }
-      }
-      for (const l of isSync ? this.syncingListeners : this.listeners) l.push(note, pop.key);
-      return;
-    }
     const notes: Array<Notification<T>> = [];
     const syncFlags: boolean[] = [];
     this.writer.batch((m) => {

@@ -130,16 +130,6 @@ function finish<T>(store: Store<T>, base: StoreState<T>, draft: Draft<T>): Store
   return new Store<T>(draft);
 }
 
-/** The object the last {@link Store.add} replaced (read at once by `StoreWriter.upsert`). */
-let replaced: unknown;
-
-/** @internal The object the last `Store.add` / `update` replaced, `undefined` if its key was new. */
-export function lastReplaced<T>(): T | undefined {
-  const old = replaced as T | undefined;
-  replaced = undefined;
-  return old;
-}
-
 /**
  * Upserts `obj`; returns the object it replaced. All-or-nothing: the new object's index values come
  * first, then one walk down the trie stores it and finds the old one (no `get` first: at 100k
@@ -348,7 +338,7 @@ export class Store<T> {
   /** A snapshot with `obj` inserted or replacing the object under its key (frozen first). */
   add(obj: T): Store<T> {
     const d = draftOf(this.state);
-    replaced = draftUpsert(d, obj, newOwner());
+    draftUpsert(d, obj, newOwner());
     return finish(this, this.state, d);
   }
 

@@ -4,7 +4,7 @@ import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';
 import type { StoreMutator, StoreOptions } from './store.js';
-import { createStore, lastReplaced, mutate, Store } from './store.js';
+import { createStore, mutate, Store } from './store.js';
 import type { StoreChange } from './storeChange.js';
 
 /**
@@ -68,11 +68,7 @@ export class StoreWriter<T> {
    * was new) rather than the snapshot: what an informer needs to tell an add from an update.
    */
   upsert(obj: T): T | undefined {
-    this.checkWritable();
-    const next = this.current.add(obj);
-    const old = lastReplaced<T>();
-    this.emit(next);
-    return old;
+    return this.batch((m) => m.upsert(obj));
   }
 
   /** Removes `obj`'s key, or a tombstone's key. Returns the new current snapshot. */

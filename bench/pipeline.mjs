@@ -11,6 +11,7 @@
 //   RXKUBE_MODULE=path/to/index.js measures another build.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const shared = resolve(process.env.SHARED_BENCH ?? resolve(here, '../../shared/bench'));
@@ -19,29 +20,17 @@ const rx = await import(
   process.env.RXKUBE_MODULE ? pathToFileURL(resolve(process.env.RXKUBE_MODULE)).href : new URL('../dist/esm/index.js', import.meta.url).href
 );
 
-const argv = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return dflt;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
-const bool = (name) => {
-  const i = argv.indexOf(`--${name}`);
-  if (i >= 0) argv.splice(i, 1);
-  return i >= 0;
-};
-const strip = bool('strip');
+const args = benchArgs(process.argv.slice(2));
+const strip = args.switch('strip');
 // --floor: also run http-floor's loop (newline search on Buffers, one decode and JSON.parse per
 // event, newest object per key in a Map) over the same chunks, alternating, and print the ratio;
 // and the same loop with rxkube's deepFreeze on each object: the ceiling of any informer that hands
 // out deeply frozen objects, as DESIGN.md requires.
-const withFloor = bool('floor');
-const HANDLERS = Number(flag('handlers', '1'));
-const RUNS = Number(flag('runs', '3'));
-const [N = 10000, M = 200000] = argv.slice(0, 2).map(Number);
-const SIZE = argv[2] ?? 'small';
+const withFloor = args.switch('floor');
+const HANDLERS = Number(args.option('handlers', '1'));
+const RUNS = Number(args.option('runs', '3'));
+const [N = 10000, M = 200000] = args.rest.slice(0, 2).map(Number);
+const SIZE = args.rest[2] ?? 'small';
 const pod = SIZE === 'small' ? smallPod : bigPod;
 
 // The workload, serialised once, as the server of ../shared/bench does.

@@ -13,23 +13,17 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
 
-const argv = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return dflt;
-  const v = argv[i + 1];
-  argv.splice(i, 2);
-  return v;
-};
-const TOP = Number(flag('top', '15'));
-const summaryOf = flag('summary', '');
-const FOCUS = flag('focus', '').split(',').filter(Boolean);
-const dir = resolve(flag('dir', join(repo, '.cache/profiles')));
+const args = benchArgs(process.argv.slice(2));
+const TOP = Number(args.option('top', '15'));
+const summaryOf = args.option('summary', '');
+const FOCUS = args.option('focus', '').split(',').filter(Boolean);
+const dir = resolve(args.option('dir', join(repo, '.cache/profiles')));
 
 const named = {
   rxkube: resolve(here, 'clients/rxkube.mjs'),
@@ -98,7 +92,7 @@ function short(file) {
 if (summaryOf) {
   console.log(summarise(JSON.parse(readFileSync(summaryOf, 'utf8')), TOP, FOCUS));
 } else {
-  const [client = 'rxkube', N = '10000', M = '50000', size = 'real'] = argv;
+  const [client = 'rxkube', N = '10000', M = '50000', size = 'real'] = args.rest;
   mkdirSync(dir, { recursive: true });
   const before = new Set(readdirSync(dir));
   const modPath = named[client] ?? (['client-node', 'http-floor', 'parse-only'].includes(client) ? client : resolve(client));

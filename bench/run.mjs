@@ -13,22 +13,20 @@ import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
 const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : dflt;
-};
-const RUNS = Math.max(1, Number(opt('runs', '3')));
-const TIMEOUT_S = Number(opt('timeout', '180'));
-const JSON_OUT = opt('json', '');
-const ONLY_CLIENTS = opt('clients', '') ? new Set(opt('clients', '').split(',')) : null;
-const SCENARIO_ARG = opt('scenario', 'all');
-const FORCE_BUILD = args.includes('--build');
+const args = benchArgs(process.argv.slice(2));
+const RUNS = Math.max(1, Number(args.option('runs', '3')));
+const TIMEOUT_S = Number(args.option('timeout', '180'));
+const JSON_OUT = args.option('json', '');
+const clientsArg = args.option('clients', '');
+const ONLY_CLIENTS = clientsArg ? new Set(clientsArg.split(',')) : null;
+const SCENARIO_ARG = args.option('scenario', 'all');
+const FORCE_BUILD = args.switch('build');
 
 // Client name -> what ../shared/bench/run.mjs takes as CLIENT (a built-in name or a module path).
 const CLIENTS = {

@@ -10,29 +10,12 @@
 // docs/store.md groups the symbols: Scavenger*/Evacuat*/OnMoveEvent -> young-generation GC;
 // Mark*/Sweep*/ConcurrentMarking -> old-generation GC; persistentMap.ts -> the trie.
 import { createStore } from '../lib/store/store.ts';
+import { indexers, smallPod } from './store-objects.mjs';
 
 const n = Number(process.argv[2] ?? 100_000);
 const RUNS = Number(process.argv[3] ?? 60);
 const OPS = 10_000;
 if (!(n > 0) || !(RUNS > 0)) throw new Error('usage: store-chain.mjs <objects> [runs]');
-
-const indexers = { byNode: (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []) };
-
-function smallPod(i, rv) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `web-${i}`,
-      namespace: `ns-${i % 50}`,
-      uid: `uid-${i}`,
-      resourceVersion: String(rv),
-      labels: { app: 'web', tier: i % 3 ? 'frontend' : 'backend', shard: String(i % 16) },
-    },
-    spec: { nodeName: `node-${i % 20}` },
-    status: { phase: 'Running' },
-  };
-}
 
 let store = createStore({ indexers }).replace(
   Array.from({ length: n }, (_, i) => smallPod(i, 1)),

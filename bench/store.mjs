@@ -28,30 +28,13 @@
 import { createStore } from '../lib/store/store.ts';
 import { deepFreeze } from '../lib/store/deepFreeze.ts';
 import { pod as realisticPod } from '../../shared/bench/pods.mjs';
+import { indexers, smallPod } from './store-objects.mjs';
 
 const SIZES = [1_000, 10_000, 100_000];
 const OPS = 10_000; // single-event operations per run
 const BATCH = 1_000;
 const BATCHES = 10; // batches per run
 const RUNS = 15;
-
-const indexers = { byNode: (p) => (p.spec?.nodeName ? [p.spec.nodeName] : []) };
-
-function smallPod(i, rv) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: `web-${i}`,
-      namespace: `ns-${i % 50}`,
-      uid: `uid-${i}`,
-      resourceVersion: String(rv),
-      labels: { app: 'web', tier: i % 3 ? 'frontend' : 'backend', shard: String(i % 16) },
-    },
-    spec: { nodeName: `node-${i % 20}` },
-    status: { phase: 'Running' },
-  };
-}
 
 const OPS_KINDS = [
   'update',

@@ -108,6 +108,20 @@ export async function runConvergence(
       faults[name] = (faults[name] ?? 0) + 1;
       run();
     };
+    // Each fault the spec asserts on happens at least once, whatever the timing: random faults are
+    // skipped during the quiet after a stall, which is timed, so their count varies from run to run.
+    // These come before the first stall, each on an open watch.
+    const planned: Array<[number, string, () => void]> = [
+      [1000, 'dropWatches', () => api.faults.dropWatches()],
+      [1500, 'watchError410', () => api.faults.sendWatchError({ code: 410 })],
+      [2000, 'watchError500', () => api.faults.sendWatchError({ code: 500 })],
+      [2500, 'watchError429', () => api.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' })],
+      [3000, 'compact', () => api.faults.compact()],
+    ];
+    const openWatch = async () => {
+      for (let i = 0; i < 1000 && api.openWatches('pods') === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    };
     const live = new Map<string, number>();
     let done = 0;
     let stalls = 0;
@@ -131,6 +145,11 @@ export async function runConvergence(
           live.delete(key);
         }
       }
+      while (planned.length > 0 && done >= planned[0][0]) {
+        const [, name, run] = planned.shift() as [number, string, () => void];
+        await openWatch();
+        fault(name, run);
+      }
       // After a stall, no other fault for a while: the reflector itself must notice the dead watch.
       const f = Date.now() < quietUntil ? 1 : rand();
       if (f < 0.02) fault('dropWatches', () => api.faults.dropWatches());
@@ -148,9 +167,7 @@ export async function runConvergence(
       // Every 5000 changes, stall the open watches (no bytes, not even the end at the timeout).
       if (Math.floor(done / 5000) > stalls && done < changes) {
         stalls++;
-        // stall a watch, not a reflector between requests: wait (bounded) for one to be open
-        for (let i = 0; i < 1000 && api.openWatches('pods') === 0; i++)
-          await new Promise((resolve) => setTimeout(resolve, 5));
+        await openWatch(); // stall a watch, not a reflector between requests
         quietUntil = Date.now() + 2_000;
         fault('stall', () => api.faults.stallWatches());
       }

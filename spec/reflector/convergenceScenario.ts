@@ -103,21 +103,47 @@ export async function runConvergence(
         }),
     );
 
-    const faults: Record<string, number> = {};
-    const fault = (name: string, run: () => void) => {
-      faults[name] = (faults[name] ?? 0) + 1;
-      run();
-    };
+    // The faults, by name; `random` gives each a share of the bursts (cumulative thresholds of one
+    // draw, so at most one per burst).
+    const actions = {
+      dropWatches: () => api.faults.dropWatches(),
+      dropWatchesAbrupt: () => api.faults.dropWatches({ abrupt: true }),
+      watchError410: () => api.faults.sendWatchError({ code: 410 }),
+      watchError500: () => api.faults.sendWatchError({ code: 500 }),
+      watchError429: () => api.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' }),
+      watchOpen429: () => api.faults.failNext(1, { code: 429, verb: 'watch', resource: 'pods' }),
+      list500: () => api.faults.failNext(1, { code: 500, verb: 'list', resource: 'pods' }),
+      compact: () => api.faults.compact(),
+      malformedLine: () => api.faults.malformedLine(),
+      stall: () => api.faults.stallWatches(),
+    } satisfies Record<string, () => void>;
+    type FaultName = keyof typeof actions;
+    const random: Array<[number, FaultName]> = [
+      [0.02, 'dropWatches'],
+      [0.03, 'dropWatchesAbrupt'],
+      [0.04, 'watchError410'],
+      [0.05, 'watchError500'],
+      [0.055, 'watchError429'],
+      [0.06, 'watchOpen429'],
+      [0.065, 'list500'],
+      [0.075, 'compact'],
+      [0.08, 'malformedLine'],
+    ];
     // Each fault the spec asserts on happens at least once, whatever the timing: random faults are
     // skipped during the quiet after a stall, which is timed, so their count varies from run to run.
     // These come before the first stall, each on an open watch.
-    const planned: Array<[number, string, () => void]> = [
-      [1000, 'dropWatches', () => api.faults.dropWatches()],
-      [1500, 'watchError410', () => api.faults.sendWatchError({ code: 410 })],
-      [2000, 'watchError500', () => api.faults.sendWatchError({ code: 500 })],
-      [2500, 'watchError429', () => api.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' })],
-      [3000, 'compact', () => api.faults.compact()],
+    const planned: Array<[number, FaultName]> = [
+      [1000, 'dropWatches'],
+      [1500, 'watchError410'],
+      [2000, 'watchError500'],
+      [2500, 'watchError429'],
+      [3000, 'compact'],
     ];
+    const faults: Record<string, number> = {};
+    const fault = (name: FaultName) => {
+      faults[name] = (faults[name] ?? 0) + 1;
+      actions[name]();
+    };
     const openWatch = async () => {
       for (let i = 0; i < 1000 && api.openWatches('pods') === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -146,30 +172,20 @@ export async function runConvergence(
         }
       }
       while (planned.length > 0 && done >= planned[0][0]) {
-        const [, name, run] = planned.shift() as [number, string, () => void];
+        const [, name] = planned.shift() as [number, FaultName];
         await openWatch();
-        fault(name, run);
+        fault(name);
       }
       // After a stall, no other fault for a while: the reflector itself must notice the dead watch.
       const f = Date.now() < quietUntil ? 1 : rand();
-      if (f < 0.02) fault('dropWatches', () => api.faults.dropWatches());
-      else if (f < 0.03) fault('dropWatchesAbrupt', () => api.faults.dropWatches({ abrupt: true }));
-      else if (f < 0.04) fault('watchError410', () => api.faults.sendWatchError({ code: 410 }));
-      else if (f < 0.05) fault('watchError500', () => api.faults.sendWatchError({ code: 500 }));
-      else if (f < 0.055)
-        fault('watchError429', () => api.faults.sendWatchError({ code: 429, reason: 'TooManyRequests' }));
-      else if (f < 0.06)
-        fault('watchOpen429', () => api.faults.failNext(1, { code: 429, verb: 'watch', resource: 'pods' }));
-      else if (f < 0.065)
-        fault('list500', () => api.faults.failNext(1, { code: 500, verb: 'list', resource: 'pods' }));
-      else if (f < 0.075) fault('compact', () => api.faults.compact());
-      else if (f < 0.08) fault('malformedLine', () => api.faults.malformedLine());
+      const drawn = random.find(([below]) => f < below);
+      if (drawn !== undefined) fault(drawn[1]);
       // Every 5000 changes, stall the open watches (no bytes, not even the end at the timeout).
       if (Math.floor(done / 5000) > stalls && done < changes) {
         stalls++;
         await openWatch(); // stall a watch, not a reflector between requests
         quietUntil = Date.now() + 2_000;
-        fault('stall', () => api.faults.stallWatches());
+        fault('stall');
       }
       // paced while quiet, so that changes keep coming while the stalled watch is found dead
       await (Date.now() < quietUntil ? new Promise((resolve) => setTimeout(resolve, 20)) : turn());

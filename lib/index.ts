@@ -9,6 +9,7 @@ export * from './fifo/delta.js';
 export * from './fifo/deletedFinalStateUnknown.js';
 export * from './fifo/fifoOutput.js';
 export * from './reflector/reflectorEvent.js';
+export * from './reflector/reflectorBurst.js';
 export * from './listwatch/resource.js';
 export * from './listwatch/watchEvent.js';
 export * from './listwatch/listWatch.js';

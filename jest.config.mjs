@@ -4,6 +4,9 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/spec', '<rootDir>/examples'],
   testMatch: ['**/*.spec.ts'],
+  // examples/angular is an Angular CLI app with its own node_modules and its own browser test (npm run e2e there).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/examples/angular/'],
+  modulePathIgnorePatterns: ['<rootDir>/examples/angular/'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

@@ -155,6 +155,8 @@ describe('the Angular example in Chromium', { timeout: 180_000 }, () => {
     await within(LIVE_MS, textOf, ['[data-testid="detail-gone"]', 'No such pod'], 'the deletion in the detail view');
     await page.click(`a[href="/ns/${NS}"]`);
     await within(LIVE_MS, rowGone, 'back-1', 'the table without back-1');
+    // Views come and go; the app's one informer keeps one watch.
+    assert.equal(api.openWatches(), 1);
     await page.screenshot({ path: join(artifacts, 'angular-e2e.png'), fullPage: true });
   });
 });

@@ -2,14 +2,14 @@
 # Builds examples/angular, a real Angular CLI app, against the repository's BUILT package (dist/, as a
 # packed file: dependency), reports the production bundle's size and rxkube's share, and runs the
 # app's end-to-end test in headless Chromium (Debian's package) with the fake API server behind it.
-#   bash scripts/check-angular-example.sh [--no-e2e]
+#   bash scripts/check-angular-example.sh [--no-e2e | --types-only]
 # Needs Node >= 22.22 or 24 (the Angular CLI's requirement; CI runs it in the Node 24 leg) and, for
 # the browser test, Chromium (apt-get install chromium, or CHROMIUM=/path/to/chromium).
 #
 # It also installs a pinned @angular/core, without its peers, into .cache/angular: the docs' snippet
 # check (scripts/check-doc-snippets.mjs) type-checks the Angular blocks of docs/angular.md with it,
 # on any Node, resolving rxjs from the project's own node_modules (one rxjs, the one rxkube's types
-# use). On a Node older than the CLI needs, that is all this script does (it says so).
+# use). With --types-only, or on a Node older than the CLI needs, that is all it does (it says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NG_CLI_ANALYTICS=false npm_config_fund=false npm_config_audit=false
@@ -19,6 +19,10 @@ if [ "$(node -p "try { require('./$TYPES/node_modules/@angular/core/package.json
   mkdir -p "$TYPES"
   [ -f "$TYPES/package.json" ] || echo '{ "name": "rxkube-angular-types", "private": true }' > "$TYPES/package.json"
   (cd "$TYPES" && npm install --no-save --legacy-peer-deps --prefix . "@angular/core@$ANGULAR_VERSION")
+fi
+if [ "${1:-}" = --types-only ]; then
+  echo "angular example: @angular/core $ANGULAR_VERSION types are in $TYPES (--types-only: the app is not built)"
+  exit 0
 fi
 if ! node -e '
   const [major, minor] = process.versions.node.split(".").map(Number);

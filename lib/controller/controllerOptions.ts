@@ -96,7 +96,10 @@ export interface Controller {
   stats(): ControllerStats;
   /** Adds the handlers, starts the informers, and the workers once every informer has synced. */
   start(): void;
-  /** Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent. */
+  /**
+   * Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent.
+   * A reconcile that never settles holds it: set `reconcileTimeout` to bound it.
+   */
   stop(): Promise<void>;
 }
 

@@ -64,3 +64,7 @@ export * from './transport/transportError.js';
 export * from './transport/fetchTransport.js';
 export * from './transport/clientNode.js';
 export * from './transport/kubeConfigTransport.js';
+export * from './informer/errorLogger.js';
+export * from './informer/explainError.js';
+export * from './informer/waitForSync.js';
+export * from './transport/unreachableError.js';

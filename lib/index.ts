@@ -68,3 +68,4 @@ export * from './informer/errorLogger.js';
 export * from './informer/explainError.js';
 export * from './informer/waitForSync.js';
 export * from './transport/unreachableError.js';
+export * from './transport/clientNodeCompatibility.js';

@@ -37,3 +37,4 @@ export {
   type FakeListWatchScript,
   type NotificationRecorder,
 } from './marbles.js';
+export { checkClientNode, installedVersions, ClientNodeVersionError } from './fakeApiServer/clientNodeCheck.js';

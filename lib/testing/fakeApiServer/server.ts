@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { checkClientNode } from './clientNodeCheck.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiStatusError } from '../../errors.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
@@ -246,6 +247,7 @@ const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
  * ```
  */
 export async function startFakeApiServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
+  checkClientNode(); // loading client-node 2 on Node < 22.19 would crash the process
   const clientNode = await import('@kubernetes/client-node');
   const scheduler = options.scheduler ?? asyncScheduler;
   const rng = seededRandom(options.seed ?? 1);

@@ -38,3 +38,12 @@ export {
   type NotificationRecorder,
 } from './marbles.js';
 export { checkClientNode, installedVersions, ClientNodeVersionError } from './fakeApiServer/clientNodeCheck.js';
+export {
+  deploymentFixture,
+  replicaSetFor,
+  podsFor,
+  controllerRef,
+  createDeploymentChain,
+  type DeploymentChainOptions,
+} from './fixtures.js';
+export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';

@@ -1,5 +1,6 @@
 import { ApiStatusError, type RxkubeError } from '../errors.js';
 import { ReflectorError } from '../reflector/reflectorError.js';
+import { ApiServerUnreachableError } from '../transport/unreachableError.js';
 
 const advice: Readonly<Record<number, (resource: string) => string>> = {
   401: () =>
@@ -12,8 +13,9 @@ const advice: Readonly<Record<number, (resource: string) => string>> = {
 /**
  * One line saying what went wrong for which resource and what to do about it, for an error an
  * informer recovered from (it keeps retrying): a 404 asks whether the CustomResourceDefinition is
- * installed, a 401 points at the kubeconfig's user, a 403 at RBAC; other errors keep their own
- * message, which already says what happened.
+ * installed, a 401 points at the kubeconfig's user, a 403 at RBAC, an unreachable server (or no
+ * kubeconfig at all) leads with that; other errors keep their own message, which already says
+ * what happened.
  *
  * @example
  * ```ts
@@ -23,6 +25,11 @@ const advice: Readonly<Record<number, (resource: string) => string>> = {
  * ```
  */
 export function explainError(error: RxkubeError, resource?: string): string {
+  // Nothing answers at all: that is the news, whatever the request was ("no kubeconfig found: ...").
+  if (error instanceof ReflectorError && error.cause instanceof ApiServerUnreachableError) {
+    const what = `${error.cause.message} (the informer keeps retrying)`;
+    return resource === undefined ? what : `${resource}: ${what}`;
+  }
   const status =
     error instanceof ReflectorError
       ? error.statusCode

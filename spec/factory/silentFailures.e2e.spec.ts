@@ -81,7 +81,7 @@ describe('first contact: an informer that cannot sync says why, without anyone s
     const pods = factory.pods();
     factory.start();
     expect(await pods.waitForCacheSync({ signal: abort.signal })).toBe(false);
-    expect(logger.lines[0]).toContain(`pods: `);
+    expect(logger.lines[0]).toMatch(/^rxkube: pods: cannot reach the API server/);
     expect(logger.lines[0]).toContain(`cannot reach the API server at http://127.0.0.1:${port} (kubeconfig context "loaded-context")`);
     expect(logger.lines[0]).toContain('ECONNREFUSED');
   });

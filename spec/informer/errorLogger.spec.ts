@@ -4,6 +4,7 @@ import { ApiStatusError, HandlerError, RxkubeError } from '../../lib/errors.js';
 import { errorLogger, type Logger } from '../../lib/informer/errorLogger.js';
 import { explainError } from '../../lib/informer/explainError.js';
 import { ReflectorError } from '../../lib/reflector/reflectorError.js';
+import { ApiServerUnreachableError } from '../../lib/transport/unreachableError.js';
 
 const notFound = () =>
   new ReflectorError(
@@ -42,6 +43,14 @@ describe('explainError', () => {
       new ReflectorError('pods', 'watch', 'relist', new ApiStatusError({ code, reason, message: reason }));
     expect(explainError(err(401, 'Unauthorized'), 'pods')).toContain("check the kubeconfig's user");
     expect(explainError(err(403, 'Forbidden'), 'pods')).toContain('needs list and watch on pods (RBAC)');
+  });
+
+  it('leads with an unreachable server, or with "no kubeconfig found"', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' });
+    const target = { server: 'http://localhost:8080', context: 'loaded-context', isFallback: true };
+    const e = new ReflectorError('pods', 'list', 'relist', new ApiServerUnreachableError('/api/v1/pods', target, refused));
+    expect(explainError(e, 'pods')).toMatch(/^pods: no kubeconfig found: /);
+    expect(explainError(e, 'pods')).toMatch(/\(the informer keeps retrying\)$/);
   });
 
   it('keeps other messages, prefixed with the resource once', () => {

@@ -1,7 +1,14 @@
 import type { Change } from './history.js';
 import { builtInResourceTypes, toType, type JsonObject, type ResourceDefinition, type ResourceType, type ResourceTypes } from './resources.js';
 
-/** `customresourcedefinitions.apiextensions.k8s.io/v1`, cluster-scoped, as kube-apiserver serves it. */
+/**
+ * `customresourcedefinitions.apiextensions.k8s.io/v1`, cluster-scoped, as kube-apiserver serves it.
+ *
+ * @example
+ * ```ts
+ * customResourceDefinitionType.id; // 'customresourcedefinitions.apiextensions.k8s.io'
+ * ```
+ */
 export const customResourceDefinitionType: ResourceType = toType(
   {
     group: 'apiextensions.k8s.io',
@@ -15,7 +22,14 @@ export const customResourceDefinitionType: ResourceType = toType(
   { setsGeneration: true },
 );
 
-/** The built-in types plus CustomResourceDefinitions: what the fake server serves from the start. */
+/**
+ * The built-in types plus CustomResourceDefinitions: what the fake server serves from the start.
+ *
+ * @example
+ * ```ts
+ * const types = new ResourceTypes(servedAtStart);
+ * ```
+ */
 export const servedAtStart: ReadonlyArray<ResourceType> = Object.freeze([...builtInResourceTypes, customResourceDefinitionType]);
 
 interface CrdVersion {

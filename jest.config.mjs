@@ -1,4 +1,7 @@
 /** Jest 30 in ESM mode: @kubernetes/client-node is ESM-only. Run through `npm test`. */
+// Specs inject errors on purpose: informers' default logger stays quiet (a spec that tests logging
+// passes its own logger). The workers inherit this environment.
+process.env.RXKUBE_LOG ??= 'off';
 export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],

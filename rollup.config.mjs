@@ -13,7 +13,8 @@ const external = (id) =>
   id === 'rxkube' || id.startsWith('rxkube/');
 
 const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts', prometheus: 'lib/prometheus/index.ts' };
-const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
+// inlineSources: the maps carry the TypeScript they point at (lib/ is not in the package).
+const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, inlineSources: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
 
 const bin = 'lib/bin/rxkube-fake-apiserver.ts';
 export default [

@@ -81,3 +81,8 @@ export * from './controller/reconcileOutcome.js';
 export * from './controller/triggerSource.js';
 export * from './controller/controllerMetrics.js';
 export * from './controller/controller.js';
+export * from './informer/errorLogger.js';
+export * from './informer/explainError.js';
+export * from './informer/waitForSync.js';
+export * from './transport/unreachableError.js';
+export * from './transport/clientNodeCompatibility.js';

@@ -17,3 +17,25 @@ if (typeof esmPrometheus.prometheusMetrics !== 'function' || typeof cjsPrometheu
   throw new Error('prometheusMetrics missing from rxkube/prometheus');
 }
 console.log(`dist ok: ${Object.keys(esm).length} exports (ESM), ${Object.keys(cjs).length} (CJS)`);
+
+// Source maps must work from the package alone: lib/ is not published, so every map carries the
+// content of every source it names.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+const mapFiles = [];
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) walk(join(dir, e.name));
+    else if (e.name.endsWith('.map')) mapFiles.push(join(dir, e.name));
+  }
+};
+walk('dist');
+if (mapFiles.length === 0) throw new Error('no source maps in dist/');
+for (const file of mapFiles) {
+  const map = JSON.parse(readFileSync(file, 'utf8'));
+  const missing = map.sources.filter((_, i) => typeof map.sourcesContent?.[i] !== 'string');
+  if (missing.length > 0) {
+    throw new Error(`${file}: no sourcesContent for ${missing.length} of ${map.sources.length} sources (e.g. ${missing[0]}); set inlineSources`);
+  }
+}
+console.log(`source maps ok: ${mapFiles.length} maps, every source's content included`);

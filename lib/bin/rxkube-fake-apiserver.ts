@@ -5,6 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { startFakeApiServer } from '../testing/index.js';
+import { readManifests } from '../testing/fakeApiServer/readManifests.js';
+import { definitionFromCrd } from '../testing/fakeApiServer/customResourceDefinitions.js';
 
 const USAGE = `usage: rxkube-fake-apiserver [options]
 
@@ -20,6 +22,7 @@ options:
   --history-limit N      changes kept for watch resumption (default 10000)
   --bookmark-interval-ms N  bookmark interval on watches that allow bookmarks (default 60000)
   --no-auth              accept requests without a token
+  --crd FILE             serve the CustomResourceDefinitions in FILE (YAML or JSON; repeatable)
   -h, --help             show this help
 
 Faults can be driven over HTTP: POST /rxkube/faults/{dropWatches|dropEvents|sendWatchError|failNext|
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
         'history-limit': { type: 'string' },
         'bookmark-interval-ms': { type: 'string' },
         'no-auth': { type: 'boolean' },
+        crd: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -76,6 +80,19 @@ async function main(): Promise<void> {
     tokens: values['no-auth'] ? false : undefined,
     seedPods,
   });
+  for (const file of values.crd ?? []) {
+    for (const obj of await readManifests(file)) {
+      if (obj['kind'] !== 'CustomResourceDefinition') {
+        await api.close();
+        fail(`--crd ${file}: found a ${String(obj['kind'])}, not a CustomResourceDefinition`);
+      }
+      if (!definitionFromCrd(obj)) {
+        await api.close();
+        fail(`--crd ${file}: a CustomResourceDefinition needs spec.group, spec.names.plural and kind, spec.scope and a served version`);
+      }
+      api.create('customresourcedefinitions.apiextensions.k8s.io', obj);
+    }
+  }
   if (values.kubeconfig) await api.writeKubeConfig(values.kubeconfig);
   process.stdout.write(`listening on ${api.url}\n`);
   const stop = () => {

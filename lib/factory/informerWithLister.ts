@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
 import type { AddEventHandlerOptions, HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Informer } from '../informer/informer.js';
+import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import type { Notification } from '../informer/notification.js';
 import type { EventHandler } from '../informer/resourceEventHandler.js';
 import { lister, type Lister } from '../lister/lister.js';
@@ -94,8 +95,8 @@ class InformerWithLister<T extends KubeObject> implements SharedInformer<T> {
   hasSynced(): boolean {
     return this.informer.hasSynced();
   }
-  waitForCacheSync(): Promise<boolean> {
-    return this.informer.waitForCacheSync();
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean> {
+    return this.informer.waitForCacheSync(options);
   }
   lastSyncResourceVersion(): string {
     return this.informer.lastSyncResourceVersion();

@@ -18,7 +18,10 @@ import type {
   V1StatefulSet,
 } from '@kubernetes/client-node';
 import type { SchedulerLike } from 'rxjs';
+import type { RxkubeError } from '../errors.js';
+import type { LoggerOption } from '../informer/errorLogger.js';
 import { informer, type InformerOptions } from '../informer/informer.js';
+import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { Resource } from '../listwatch/resource.js';
 import type { KubeObject } from '../meta/kubeObject.js';
@@ -71,6 +74,13 @@ export interface SharedInformerFactoryOptions {
   readonly transform?: <T extends KubeObject>(obj: T) => T;
   /** The clock of every informer's timers; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Where every informer logs the errors it recovers from, explained and rate-limited: unset,
+   * `console.error`; `false`, nowhere; or your own `Logger` (`{ error(message, error) }`).
+   */
+  readonly logger?: LoggerOption;
+  /** Called with every error of every informer and the resource's name (`pods`, `widgets.example.com`). */
+  readonly onError?: (error: RxkubeError, resource: string) => void;
   /** Other informer options for every informer (FIFO mode, watch-list, page size, reflector tuning). */
   readonly informerOptions?: Pick<
     InformerOptions<KubeObject>,
@@ -145,10 +155,11 @@ export interface SharedInformerFactory {
   start(): void;
   /**
    * Waits until every started informer has synced (informers not started are not waited for) and
-   * resolves to each one's result: `true` synced, `false` stopped before syncing. Keys are
-   * `resourceName` or `namespace/resourceName`.
+   * resolves to each one's result: `true` synced, `false` stopped before syncing, or not synced when
+   * the `timeout` passed or the `signal` aborted (it never rejects: the log and `onError` say why).
+   * Keys are `resourceName` or `namespace/resourceName`.
    */
-  waitForCacheSync(): Promise<ReadonlyMap<string, boolean>>;
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<ReadonlyMap<string, boolean>>;
   /** Stops every informer; resolves once each has stopped and handler calls in flight settled. */
   shutdown(): Promise<void>;
   /** True once `shutdown` has been called. */
@@ -233,6 +244,9 @@ export function sharedInformerFactory(
         indexers: opts.indexers,
         transform,
         scheduler: options.scheduler,
+        name,
+        logger: options.logger,
+        onError: options.onError && ((e: RxkubeError) => options.onError?.(e, name)),
       }),
     );
     entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObject>, started: false });
@@ -273,9 +287,9 @@ export function sharedInformerFactory(
       }
     },
 
-    async waitForCacheSync(): Promise<ReadonlyMap<string, boolean>> {
+    async waitForCacheSync(waitOptions?: WaitForCacheSyncOptions): Promise<ReadonlyMap<string, boolean>> {
       const started = [...entries.values()].filter((e) => e.started);
-      const results = await Promise.all(started.map((e) => e.informer.waitForCacheSync()));
+      const results = await Promise.all(started.map((e) => e.informer.waitForCacheSync(waitOptions)));
       return new Map(started.map((e, i) => [e.key, results[i]]));
     },
 

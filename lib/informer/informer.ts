@@ -36,6 +36,8 @@ import { ProcessorListener, type ListenerHost } from './processorListener.js';
 import type { EventHandler, NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
 
+import { errorLogger, type LoggerOption } from './errorLogger.js';
+import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
 /**
  * Options of {@link informer}. All optional.
  *
@@ -81,6 +83,13 @@ export interface InformerOptions<T> {
   >;
   /** Called with every error, as `errors$` emits it (client-go's `SetWatchErrorHandler`, plus handler errors). */
   readonly onError?: (error: RxkubeError) => void;
+  /**
+   * Where the errors the informer recovers from are logged, explained (see `explainError`) and
+   * rate-limited: unset, `console.error`; `false`, nowhere; or your own `Logger` (`{ error(message, error) }`).
+   */
+  readonly logger?: LoggerOption;
+  /** The resource's name in messages (`pods`, `widgets.example.com`); the factory sets it. */
+  readonly name?: string;
 }
 
 /**
@@ -131,8 +140,12 @@ export interface Informer<T> {
   setTransform(transform: (obj: T) => T): void;
   /** True once the first list has been stored and distributed (client-go's `HasSynced`). */
   hasSynced(): boolean;
-  /** Resolves `true` once synced, `false` if the informer stops first (client-go's `WaitForCacheSync`). */
-  waitForCacheSync(): Promise<boolean>;
+  /**
+   * Resolves `true` once synced; `false` if the informer stops first (client-go's
+   * `WaitForCacheSync`), or the `timeout` passes, or the `signal` aborts. Never rejects: why it
+   * has not synced is logged (`logger`) and on `errors$`.
+   */
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean>;
   /** The resource version of the last list or event seen, `''` before any. */
   lastSyncResourceVersion(): string;
   /** Adds a handler; throws {@link InformerStateError} on a stopped informer. */
@@ -195,6 +208,7 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
 
   private readonly writer: StoreWriter<T>;
   private readonly errors = new Subject<RxkubeError>();
+  private readonly log: (error: RxkubeError) => void;
   private readonly syncedSubject = new BehaviorSubject<boolean>(false);
   private listeners: ReadonlyArray<ProcessorListener<T>> = [];
   private syncingListeners: ReadonlyArray<ProcessorListener<T>> = [];
@@ -217,6 +231,7 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     this.defaultResyncPeriod = normalizeResyncPeriod(options.resyncPeriod);
     this.resyncCheckPeriod = this.defaultResyncPeriod;
     this.transform = options.transform;
+    this.log = errorLogger(options.logger, { resource: options.name, scheduler: this.scheduler });
     this.writer = storeWriter<T>({ keyFunc: options.keyFunc, indexers: options.indexers });
     this.errors$ = this.errors.asObservable();
     this.synced$ = this.syncedSubject.asObservable();
@@ -300,12 +315,10 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     return this.stopped;
   }
 
-  waitForCacheSync(): Promise<boolean> {
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean> {
     if (this.synced) return Promise.resolve(true);
     if (this.stopped) return Promise.resolve(false);
-    return new Promise<boolean>((resolve) => {
-      this.syncedSubject.subscribe({ next: (v) => v && resolve(true), complete: () => resolve(this.synced) });
-    });
+    return waitForSync(this.syncedSubject, options, this.scheduler);
   }
 
   // ---- configuration ----------------------------------------------------------------------------
@@ -419,6 +432,7 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     this.started = true;
     const r = reflector<T>(this.listWatch, {
       ...this.options.reflector,
+      expectedTypeName: this.options.reflector?.expectedTypeName ?? this.options.name,
       scheduler: this.scheduler,
       useWatchList: this.options.watchList,
       pageSize: this.options.pageSize,
@@ -523,6 +537,7 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
   }
 
   private emitError(error: RxkubeError): void {
+    this.log(error);
     if (!this.errors.closed) this.errors.next(error);
     if (this.options.onError) {
       try {

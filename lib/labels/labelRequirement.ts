@@ -48,6 +48,24 @@ export interface LabelRequirement {
 const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const INTEGER = /^[-+]?[0-9]+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * `value` as a 64-bit signed integer, as Go's `strconv.ParseInt(value, 10, 64)` reads it (an optional
+ * sign, decimal digits, in range), or undefined. apimachinery compares `>`/`<` label values this way.
+ *
+ * @example
+ * ```ts
+ * parseInt64('42');                   // 42n
+ * parseInt64('99999999999999999999'); // undefined (out of range)
+ * ```
+ */
+export function parseInt64(value: string): bigint | undefined {
+  if (!INTEGER.test(value)) return undefined;
+  const n = BigInt(value);
+  return n < INT64_MIN || n > INT64_MAX ? undefined : n;
+}
 
 /**
  * Why `key` is not a valid label key (a qualified name: `[prefix/]name`), or undefined if it is.
@@ -97,7 +115,8 @@ export function labelValueProblem(value: string): string | undefined {
 /**
  * Builds a validated requirement (client-go's `NewRequirement`): the key must be a qualified name;
  * `Exists`/`DoesNotExist` take no values; `Equals`/`DoubleEquals`/`NotEquals` exactly one; `In`/`NotIn`
- * at least one; `GreaterThan`/`LessThan` exactly one integer. Throws {@link LabelSelectorParseError}.
+ * at least one; `GreaterThan`/`LessThan` exactly one value, a valid label value that parses as a
+ * 64-bit integer (so `x>-1`, `x>+1` and `x>99999999999999999999` are refused, as the API server does). Throws {@link LabelSelectorParseError}.
  *
  * @example
  * ```ts
@@ -132,17 +151,16 @@ export function labelRequirement(
     case 'GreaterThan':
     case 'LessThan':
       if (vals.length !== 1) fail(`exactly one value is required for '${operator}'`);
-      if (!INTEGER.test(vals[0]))
-        fail(`the value of '${operator}' must be an integer, got ${JSON.stringify(vals[0])}`);
+      // apimachinery: a valid label value (so no sign) that ParseInt reads as a 64-bit integer.
+      if (parseInt64(vals[0]) === undefined)
+        fail(`the value of '${operator}' must be a 64-bit integer, got ${JSON.stringify(vals[0])}`);
       break;
     default:
       fail(`unknown operator ${JSON.stringify(operator)}`);
   }
-  if (operator !== 'GreaterThan' && operator !== 'LessThan') {
-    for (const v of vals) {
-      const problem = labelValueProblem(v);
-      if (problem) fail(problem);
-    }
+  for (const v of vals) {
+    const problem = labelValueProblem(v);
+    if (problem) fail(problem);
   }
   return Object.freeze({ key, operator, values: Object.freeze(vals) });
 }
@@ -178,11 +196,12 @@ export function requirementMatcher(req: LabelRequirement): (labels: Labels | und
     }
     case 'GreaterThan':
     case 'LessThan': {
-      const bound = BigInt(req.values[0]);
+      const bound = parseInt64(req.values[0]);
       const greater = req.operator === 'GreaterThan';
       return (labels) => {
-        if (!has(labels) || !INTEGER.test(labels[key])) return false;
-        const v = BigInt(labels[key]);
+        if (!has(labels) || bound === undefined) return false;
+        const v = parseInt64(labels[key]);
+        if (v === undefined) return false;
         return greater ? v > bound : v < bound;
       };
     }

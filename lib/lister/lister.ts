@@ -19,7 +19,9 @@ export interface ListerSource<T> {
 }
 
 /**
- * Reads objects of one namespace (client-go's `<Kind>NamespaceLister`).
+ * Reads objects of one namespace (client-go's `<Kind>NamespaceLister`). The empty namespace `''` means
+ * all namespaces for `list`, as in client-go (`Pods("").List`, `metav1.NamespaceAll`); `get` with `''`
+ * reads a cluster-scoped object by name.
  *
  * @example
  * ```ts
@@ -68,6 +70,7 @@ function select<T extends KubeObject>(
 }
 
 function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: string): ReadonlyArray<T> {
+  if (namespace === '') return source.list(); // metav1.NamespaceAll
   try {
     return source.byIndex(NamespaceIndex, namespace);
   } catch (e) {

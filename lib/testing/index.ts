@@ -37,3 +37,13 @@ export {
   type FakeListWatchScript,
   type NotificationRecorder,
 } from './marbles.js';
+export { checkClientNode, installedVersions, ClientNodeVersionError } from './fakeApiServer/clientNodeCheck.js';
+export {
+  deploymentFixture,
+  replicaSetFor,
+  podsFor,
+  controllerRef,
+  createDeploymentChain,
+  type DeploymentChainOptions,
+} from './fixtures.js';
+export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';

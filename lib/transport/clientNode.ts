@@ -3,6 +3,7 @@ import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
 import { RxkubeError } from '../errors.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { ApiServerUnreachableError, isFallbackKubeConfig, isUnreachable } from './unreachableError.js';
 
 interface NodeModules {
   readonly http: typeof NodeHttp;
@@ -130,7 +131,20 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         };
         req.signal.addEventListener('abort', onAbort, { once: true });
         request.on('close', () => req.signal.removeEventListener('abort', onAbort));
-        request.on('error', reject);
+        request.on('error', (err) => {
+          if (!isUnreachable(err)) return reject(err);
+          const target = {
+            server: cluster.server,
+            context: kubeConfig.getCurrentContext(),
+            isFallback: isFallbackKubeConfig({
+              cluster: cluster.name,
+              server: cluster.server,
+              user: kubeConfig.getCurrentUser()?.name,
+              context: kubeConfig.getCurrentContext(),
+            }),
+          };
+          reject(new ApiServerUnreachableError(req.path, target, err));
+        });
         request.end();
       });
     },

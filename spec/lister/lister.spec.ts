@@ -71,6 +71,18 @@ describe('lister (L4)', () => {
     expect(shop.get('bare')).toBeUndefined();
   });
 
+  it("L4: byNamespace('') lists every namespace, as client-go's Pods(\"\").List does", () => {
+    const all = ['blog/bare', 'blog/web-0', 'shop/db-0', 'shop/web-0', 'shop/web-1'];
+    expect(names(lister(snapshot()).byNamespace('').list())).toEqual(all);
+    expect(names(lister(snapshot()).byNamespace('').list('app=web'))).toEqual([
+      'blog/web-0',
+      'shop/web-0',
+      'shop/web-1',
+    ]);
+    const unindexed = createStore<V1Pod>({ namespaceIndex: false }).replace(pods, '10');
+    expect(names(lister(unindexed).byNamespace('').list())).toEqual(all);
+  });
+
   it('L4: byNamespace still works on a store without the namespace index (scans)', () => {
     const store = createStore<V1Pod>({ namespaceIndex: false }).replace(pods, '10');
     expect(names(lister(store).byNamespace('blog').list())).toEqual(['blog/bare', 'blog/web-0']);

@@ -38,6 +38,14 @@ function runScenario(
   });
 }
 
+// The run's figures (faults, relists, errors by kind) are printed only on request, so that `npm test`
+// stays readable: CONVERGENCE_REPORT=1 npm test -- spec/reflector/convergence.
+function report(mode: string, run: ConvergenceResult): void {
+  if (process.env.CONVERGENCE_REPORT !== '1') return;
+  const summary = { ...run, missing: run.missing.length, extra: run.extra.length, different: run.different.length };
+  console.info(`convergence (${mode}): ${JSON.stringify(summary)}`);
+}
+
 function expectConverged(run: ConvergenceResult): void {
   expect(run.changes).toBeGreaterThanOrEqual(20_000);
   // nothing missing, nothing extra, nothing different
@@ -61,17 +69,13 @@ function expectConverged(run: ConvergenceResult): void {
 describe('reflector convergence under faults (seeded, 20k changes)', () => {
   it('R4, R5, R6, R11, R12: the store fed by reflector -> deltaFifo (coalescing) equals the server exactly', async () => {
     const run = await runScenario(20260, 20_000, 'coalescing');
-    console.info(
-      `convergence (coalescing): ${JSON.stringify({ ...run, missing: run.missing.length, extra: run.extra.length, different: run.different.length })}`,
-    );
+    report('coalescing', run);
     expectConverged(run);
   }, 60_000);
 
   it('R4, R5, R6, R11, R12: the same with the ordered FIFO (RealFIFO), another seed', async () => {
     const run = await runScenario(7, 20_000, 'ordered');
-    console.info(
-      `convergence (ordered): ${JSON.stringify({ ...run, missing: run.missing.length, extra: run.extra.length, different: run.different.length })}`,
-    );
+    report('ordered', run);
     expectConverged(run);
   }, 60_000);
 });

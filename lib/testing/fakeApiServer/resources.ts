@@ -1,5 +1,6 @@
 import type { Resource } from '../../listwatch/resource.js';
 import { StatusError, failure } from './status.js';
+import { RxkubeError } from '../../errors.js';
 
 /**
  * A JSON object as the server stores it.
@@ -13,19 +14,17 @@ export type JsonObject = { [key: string]: unknown };
 
 /**
  * A resource type to serve, for {@link FakeApiServer.registerResource} (custom resources) and the
- * built-ins. Only group, version, plural, kind and scope are required.
+ * built-ins. Only group, version, plural, kind and scope are required. It is an informer's
+ * `Resource` with `kind` required, so one object describes both: pass it to `registerResource`
+ * and to `informerFor` / `listWatch`.
  *
  * @example
  * ```ts
  * api.registerResource({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true });
  * ```
  */
-export interface ResourceDefinition {
-  readonly group: string;
-  readonly version: string;
-  readonly plural: string;
+export interface ResourceDefinition extends Resource {
   readonly kind: string;
-  readonly namespaced: boolean;
   /** Defaults to the lower-cased kind. */
   readonly singular?: string;
   readonly shortNames?: ReadonlyArray<string>;
@@ -69,7 +68,15 @@ const path = (...keys: string[]) => (obj: JsonObject): string | undefined => {
   return v === undefined || v === null ? undefined : String(v);
 };
 
-function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial<ResourceType> = {}): ResourceType {
+/**
+ * The server's view of a definition: ids, list kind, apiVersion and strategy flags.
+ *
+ * @example
+ * ```ts
+ * toType({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true }, false).id; // 'widgets.example.com'
+ * ```
+ */
+export function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial<ResourceType> = {}): ResourceType {
   return Object.freeze({
     id: def.group ? `${def.plural}.${def.group}` : def.plural,
     group: def.group,
@@ -138,11 +145,27 @@ export class ResourceTypes {
     for (const t of initial) this.byId.set(t.id, t);
   }
 
-  /** Adds (or replaces) a type; custom resources get custom-resource strategies. */
-  register(def: ResourceDefinition): ResourceType {
-    const t = toType(def, false);
+  /**
+   * Adds (or replaces) a type; custom resources get custom-resource strategies. Takes an informer's
+   * `Resource` too; without a `kind` it throws, since lists and watch events need one.
+   */
+  register(def: ResourceDefinition | Resource): ResourceType {
+    if (typeof def.kind !== 'string' || def.kind === '') {
+      const id = def.group ? `${def.plural}.${def.group}` : def.plural;
+      throw new RxkubeError(
+        'ResourceDefinitionError',
+        `registerResource: ${id} has no kind; set kind (e.g. 'Widget'), as the server needs it for objects, lists and watch events`,
+      );
+    }
+    const t = toType({ ...def, kind: def.kind }, false);
     this.byId.set(t.id, t);
     return t;
+  }
+
+  /** Stops serving a custom resource (its CRD was deleted); built-ins stay. */
+  unregister(ref: ResourceRef): void {
+    const id = typeof ref === 'string' ? ref : ref.group ? `${ref.plural}.${ref.group}` : ref.plural;
+    if (this.byId.get(id)?.builtIn === false) this.byId.delete(id);
   }
 
   all(): ResourceType[] {

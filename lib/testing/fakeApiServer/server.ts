@@ -3,6 +3,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { serveCustomResourceDefinitions, servedAtStart } from './customResourceDefinitions.js';
+import type { Resource } from '../../listwatch/resource.js';
+import { checkClientNode } from './clientNodeCheck.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiStatusError } from '../../errors.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
@@ -195,7 +198,7 @@ export interface FakeApiServer {
   /** Writes `kubeConfigText` to a file. */
   writeKubeConfig(file: string, options?: { readonly token?: string }): Promise<void>;
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
-  registerResource(def: ResourceDefinition): ResourceType;
+  registerResource(def: ResourceDefinition | Resource): ResourceType;
   /** Creates (POST semantics); the namespace is `metadata.namespace` or `default`. */
   create<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
   /** Replaces (PUT semantics: 409 on a stale resourceVersion, no event on a no-op). */
@@ -246,14 +249,16 @@ const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
  * ```
  */
 export async function startFakeApiServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
+  checkClientNode(); // loading client-node 2 on Node < 22.19 would crash the process
   const clientNode = await import('@kubernetes/client-node');
   const scheduler = options.scheduler ?? asyncScheduler;
   const rng = seededRandom(options.seed ?? 1);
   const storage = new Storage(options.historyLimit ?? 10000);
-  const types = new ResourceTypes();
+  const types = new ResourceTypes(servedAtStart);
   for (const def of options.resources ?? []) types.register(def);
   const registry = new Registry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true);
   const hub = new WatchHub();
+  storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
   const ctx: ServerContext = {
@@ -365,13 +370,16 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const url = `${certs ? 'https' : 'http'}://127.0.0.1:${port}`;
   const defaultToken = tokens === false ? undefined : tokens[0]?.token;
 
+  // client-node 1.4 refuses an http:// server unless skipTLSVerify is set ("HTTP protocol is not
+  // allowed when skipTLSVerify is not set"); there is no TLS to verify, so say so.
+  const plainHttpCluster = { 'insecure-skip-tls-verify': true };
   const kubeConfigText = (o?: { readonly token?: string }): string => {
     const token = o?.token ?? defaultToken;
     return JSON.stringify(
       {
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'rxkube-fake', cluster: { server: url, ...(certs ? { 'certificate-authority-data': Buffer.from(certs.caCert).toString('base64') } : {}) } }],
+        clusters: [{ name: 'rxkube-fake', cluster: { server: url, ...(certs ? { 'certificate-authority-data': Buffer.from(certs.caCert).toString('base64') } : plainHttpCluster) } }],
         users: [{ name: 'rxkube-fake-user', user: token ? { token } : {} }],
         contexts: [{ name: 'rxkube-fake', context: { cluster: 'rxkube-fake', user: 'rxkube-fake-user', namespace: 'default' } }],
         'current-context': 'rxkube-fake',

@@ -1,0 +1,97 @@
+import type { Change } from './history.js';
+import { builtInResourceTypes, toType, type JsonObject, type ResourceDefinition, type ResourceType, type ResourceTypes } from './resources.js';
+
+/**
+ * `customresourcedefinitions.apiextensions.k8s.io/v1`, cluster-scoped, as kube-apiserver serves it.
+ *
+ * @example
+ * ```ts
+ * customResourceDefinitionType.id; // 'customresourcedefinitions.apiextensions.k8s.io'
+ * ```
+ */
+export const customResourceDefinitionType: ResourceType = toType(
+  {
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    plural: 'customresourcedefinitions',
+    kind: 'CustomResourceDefinition',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+  },
+  true,
+  { setsGeneration: true },
+);
+
+/**
+ * The built-in types plus CustomResourceDefinitions: what the fake server serves from the start.
+ *
+ * @example
+ * ```ts
+ * const types = new ResourceTypes(servedAtStart);
+ * ```
+ */
+export const servedAtStart: ReadonlyArray<ResourceType> = Object.freeze([...builtInResourceTypes, customResourceDefinitionType]);
+
+interface CrdVersion {
+  readonly name?: unknown;
+  readonly served?: unknown;
+  readonly storage?: unknown;
+}
+
+/**
+ * The resource a CustomResourceDefinition (apiextensions.k8s.io/v1) defines, or undefined when it
+ * lacks what a real server requires (group, plural, kind, scope, a served version). The version
+ * served is the storage version if it is served, else the first served one (the fake server serves
+ * one version per resource).
+ *
+ * @example
+ * ```ts
+ * definitionFromCrd({ spec: { group: 'example.com', scope: 'Namespaced',
+ *   names: { plural: 'widgets', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true }] } });
+ * // { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, ... }
+ * ```
+ */
+export function definitionFromCrd(crd: JsonObject): ResourceDefinition | undefined {
+  const spec = crd['spec'] as JsonObject | undefined;
+  const names = spec?.['names'] as JsonObject | undefined;
+  const group = spec?.['group'];
+  const plural = names?.['plural'];
+  const kind = names?.['kind'];
+  const scope = spec?.['scope'];
+  const versions = (Array.isArray(spec?.['versions']) ? spec['versions'] : []) as ReadonlyArray<CrdVersion>;
+  const served = versions.filter((v) => v.served === true && typeof v.name === 'string');
+  const version = (served.find((v) => v.storage === true) ?? served[0])?.name;
+  if (typeof group !== 'string' || typeof plural !== 'string' || typeof kind !== 'string') return undefined;
+  if ((scope !== 'Namespaced' && scope !== 'Cluster') || typeof version !== 'string') return undefined;
+  const singular = names?.['singular'];
+  const shortNames = names?.['shortNames'];
+  return {
+    group,
+    version,
+    plural,
+    kind,
+    namespaced: scope === 'Namespaced',
+    ...(typeof singular === 'string' ? { singular } : {}),
+    ...(Array.isArray(shortNames) ? { shortNames: shortNames.filter((s): s is string => typeof s === 'string') } : {}),
+  };
+}
+
+/**
+ * A storage listener that serves what CustomResourceDefinitions define, as kube-apiserver's
+ * apiextensions controller does: a created or updated CRD registers its resource (discovery, list,
+ * watch and writes follow at once), a deleted one unregisters it.
+ *
+ * @example
+ * ```ts
+ * storage.onChange(serveCustomResourceDefinitions(types));
+ * ```
+ */
+export function serveCustomResourceDefinitions(types: ResourceTypes): (change: Change) => void {
+  return (change) => {
+    if (change.resource.id !== customResourceDefinitionType.id) return;
+    const def = definitionFromCrd(JSON.parse(change.obj.json) as JsonObject);
+    if (!def) return;
+    if (change.type === 'DELETED') types.unregister(def);
+    else types.register(def);
+  };
+}

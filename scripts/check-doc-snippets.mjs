@@ -123,7 +123,7 @@ if (!existsSync(join(ROOT, 'dist', 'types', 'index.d.ts'))) {
   process.exit(1);
 }
 if (!existsSync(ANGULAR) && mods.some((m) => m.code.some((l) => /from '@angular\//.test(l)))) {
-  execFileSync('bash', [join(ROOT, 'scripts', 'check-angular-example.sh')], { stdio: 'inherit' });
+  execFileSync('bash', [join(ROOT, 'scripts', 'check-angular-example.sh'), '--types-only'], { stdio: 'inherit' });
 }
 writeProject(mods);
 let output = '';

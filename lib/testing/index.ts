@@ -37,3 +37,5 @@ export {
   type FakeListWatchScript,
   type NotificationRecorder,
 } from './marbles.js';
+export type { PartitionSpec } from './fakeApiServer/partitions.js';
+export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';

@@ -93,7 +93,11 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         hostname: url.hostname,
         port: url.port,
         path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
-        headers: { ...auth.headers, Accept: 'application/json' },
+        headers: {
+          ...auth.headers,
+          Accept: 'application/json',
+          ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         auth: auth.auth,
         agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
       };
@@ -131,7 +135,7 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         req.signal.addEventListener('abort', onAbort, { once: true });
         request.on('close', () => req.signal.removeEventListener('abort', onAbort));
         request.on('error', reject);
-        request.end();
+        request.end(req.body);
       });
     },
     destroy() {

@@ -32,7 +32,8 @@ export type InFlight = 'fastUpdate' | 'get' | 'create' | 'update' | 'releaseGet'
 
 /**
  * An elector's state. `candidate`: trying to acquire; `leading`: holding the lease, `renewedAt`
- * (own clock) its last successful write; `releasing`: stopped, writing the empty holder before
+ * (own clock) the start of its last successful attempt; `attemptAt` the start of the attempt in
+ * flight; `releasing`: stopped, writing the empty holder before
  * `deadline`; `stopped`: done.
  *
  * @example
@@ -41,8 +42,15 @@ export type InFlight = 'fastUpdate' | 'get' | 'create' | 'update' | 'releaseGet'
  * ```
  */
 export type ElectorState =
-  | { readonly phase: 'candidate'; readonly observed: Observation; readonly inFlight: InFlight | undefined }
-  | { readonly phase: 'leading'; readonly observed: Observation; readonly inFlight: InFlight | undefined; readonly renewedAt: number }
+  | { readonly phase: 'candidate'; readonly observed: Observation; readonly inFlight: InFlight | undefined; readonly attemptAt?: number }
+  | {
+      readonly phase: 'leading';
+      readonly observed: Observation;
+      readonly inFlight: InFlight | undefined;
+      readonly attemptAt?: number;
+      /** When the last successful attempt STARTED: the term is counted from before the write landed. */
+      readonly renewedAt: number;
+    }
   | { readonly phase: 'releasing'; readonly observed: Observation; readonly inFlight: InFlight; readonly deadline: number }
   | { readonly phase: 'stopped'; readonly observed: Observation };
 
@@ -142,7 +150,8 @@ function busy(s: ElectorState, inFlight: InFlight | undefined): ElectorState {
 }
 
 /** An attempt (client-go's tryAcquireOrRenew): the leader's fast path, else a read. */
-function attempt(s: ElectorState, now: number, t: ElectorTimings): ElectorTransition {
+function attempt(prev: ElectorState, now: number, t: ElectorTimings): ElectorTransition {
+  const s = prev.phase === 'candidate' || prev.phase === 'leading' ? { ...prev, attemptAt: now } : prev;
   const o = s.observed;
   if (o.record && o.resourceVersion !== undefined && isLeader(o, t) && isValid(o, now)) {
     const record = ownRecord(t, now, o.record.acquireTime, o.record.leaderTransitions);
@@ -213,7 +222,10 @@ export function electorStep(s: ElectorState, input: ElectorInput, t: ElectorTimi
     case 'wrote': {
       const observed = observe(input.lease, now);
       if (s.phase === 'releasing') return stopped(s, observed);
-      return { state: { phase: 'leading', observed, inFlight: undefined, renewedAt: now }, command: { type: 'wait', ms: t.retryPeriod, jitter: false } };
+      // The renew deadline runs from when this attempt started, not from when its answer came: the
+      // write may have landed (and others started timing from it) any time in between.
+      const renewedAt = s.attemptAt ?? now;
+      return { state: { phase: 'leading', observed, inFlight: undefined, renewedAt }, command: { type: 'wait', ms: t.retryPeriod, jitter: false } };
     }
     case 'failed':
       if (s.phase === 'releasing') return stopped(s);

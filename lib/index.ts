@@ -78,3 +78,4 @@ export * from './sharding/trackLiveMembers.js';
 export * from './sharding/shardAssignment.js';
 export * from './sharding/shardFilter.js';
 export * from './sharding/sharding.js';
+export * from './leaderelection/runWhileLeading.js';

@@ -79,6 +79,11 @@ export interface Shard {
   readonly identity: string;
   /** The current assignment, then each change (replays the current one). */
   readonly assignment$: Observable<ShardAssignment>;
+  /**
+   * The key filter of the current assignment, then of each change: a controller's `keyFilter$`
+   * (`controller({ ..., keyFilter$: shard.keyFilter$ })` reconciles only this replica's keys).
+   */
+  readonly keyFilter$: Observable<(key: string) => boolean>;
   /** Membership Lease and Lease-watch errors (reported; both retry). */
   readonly errors$: Observable<RxkubeError>;
   /** Does this replica own `key` now? */
@@ -143,6 +148,7 @@ export function sharding(config: ShardingConfig): Shard {
   return {
     identity: config.identity,
     assignment$: assignment.asObservable(),
+    keyFilter$: assignment.pipe(map((a) => (key: string) => a.owns(key))),
     errors$: merge(elector.errors$, leases.errors$),
     owns: (key) => assignment.value.owns(key),
     current: () => assignment.value,

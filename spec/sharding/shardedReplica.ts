@@ -1,12 +1,11 @@
-// A replica of a sharded controller for the e2e test: a widget informer, a membership shard, a key
-// queue (a key is never run twice at once in one replica) and `concurrency` workers that reconcile
-// only the keys the shard owns. Reconciles are logged with their start and end, for the overlap check.
+// A replica of a sharded controller for the e2e test: rxkube's controller over a widget informer,
+// its keys filtered by a membership shard (`keyFilter$: shard.keyFilter$`). Reconciles are logged
+// with their start and end, for the overlap check.
+import { controller, type Controller } from '../../lib/controller/controller.js';
 import { informer, type Informer } from '../../lib/informer/informer.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import type { Resource } from '../../lib/listwatch/resource.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
-import { metaNamespaceKeyFunc } from '../../lib/meta/keys.js';
-import { keysGained } from '../../lib/sharding/shardFilter.js';
 import { sharding, type Shard } from '../../lib/sharding/sharding.js';
 import type { FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
@@ -27,6 +26,7 @@ export interface Replica {
   readonly id: string;
   readonly shard: Shard;
   readonly informer: Informer<Widget>;
+  readonly controller: Controller;
   /** A crash: stops everything at once, without releasing the membership Lease. */
   kill(): Promise<void>;
 }
@@ -35,64 +35,32 @@ export async function startReplica(api: FakeApiServer, id: string, log: Reconcil
   const transport = clientNodeTransport(api.kubeConfig({ token: `token-${id}` }));
   const shard = sharding({ source: transport, namespace: 'default', controllerName: 'widgets', identity: id, ...timings, releaseOnStop: false });
   const inf = informer(listWatch<Widget>(transport, widgets, { namespace: 'default' }));
-  const queue = new Set<string>();
-  const processing = new Set<string>();
-  let dead = false;
-  let wake: (() => void) | undefined;
-  const enqueue = (key: string): void => {
-    if (dead || !shard.owns(key)) return;
-    queue.add(key);
-    wake?.();
-  };
-  inf.addEventHandler({
-    add: (w) => enqueue(metaNamespaceKeyFunc(w)),
-    update: (_, w) => enqueue(metaNamespaceKeyFunc(w)),
-  });
-  const gained = keysGained(shard.assignment$, () => inf.listKeys()).subscribe(enqueue);
-  const next = (): string | undefined => {
-    for (const key of queue) {
-      if (processing.has(key)) continue;
-      queue.delete(key);
-      return key;
-    }
-    return undefined;
-  };
-  const worker = async (): Promise<void> => {
-    while (!dead) {
-      const key = next();
-      if (key === undefined) {
-        await new Promise<void>((r) => {
-          wake = r;
-          setTimeout(r, 20);
-        });
-        continue;
-      }
-      // Ownership is checked when a worker picks a key (it may have moved since it was queued).
-      if (!shard.owns(key)) continue;
-      processing.add(key);
-      const obj = inf.getByKey(key);
-      const entry: Reconcile = { replica: id, key, generation: (obj?.metadata as { generation?: number } | undefined)?.generation ?? 0, start: performance.now(), end: undefined };
+  const ctl = controller<Widget>({
+    name: `widgets-${id}`,
+    for: inf,
+    concurrency,
+    keyFilter$: shard.keyFilter$,
+    reconcile: async (key, { object }) => {
+      const generation = (object?.metadata as { generation?: number } | undefined)?.generation ?? 0;
+      const entry: Reconcile = { replica: id, key, generation, start: performance.now(), end: undefined };
       log.push(entry);
-      await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setImmediate(r)); // a real gap (I/O runs in it), cheaper than a timer
       entry.end = performance.now();
-      processing.delete(key);
-    }
-  };
-  inf.start();
+    },
+  });
   shard.start();
+  ctl.start();
   await inf.waitForCacheSync();
-  const workers = Array.from({ length: concurrency }, () => worker());
   return {
     id,
     shard,
     informer: inf,
+    controller: ctl,
     async kill() {
-      dead = true;
-      wake?.();
-      gained.unsubscribe();
+      // A crash leaves the membership Lease to expire; the reconciles in flight end at once.
       await shard.stop();
+      await ctl.stop();
       await inf.stop();
-      await Promise.all(workers);
       transport.destroy();
     },
   };

@@ -63,6 +63,11 @@ export class Partitions {
     return reset;
   }
 
+  /** How many requests are held by a `'hang'` partition now. */
+  hungRequests(): number {
+    return this.hung.size;
+  }
+
   /**
    * Applies a partition to a request, if one picks its sender: true when the request was taken
    * (held or reset) and must not be served.

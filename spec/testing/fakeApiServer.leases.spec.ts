@@ -89,7 +89,7 @@ describe('fake API server: Leases and partitions', () => {
     let settled = false;
     const hung = firstValueFrom(a.get()).finally(() => (settled = true));
     expect(await firstValueFrom(b.get())).toBeUndefined(); // b is served meanwhile
-    await waitFor(() => api.faults.partitions.hungRequests() === 1, 5_000, "a's request to be held");
+    await waitFor(() => api.faults.hungRequests() === 1, 5_000, "a's request to be held");
     expect(settled).toBe(false);
     // Healing resets what was held: the client sees a broken connection, never a late answer.
     expect(api.faults.heal({ user: 'a' })).toBe(1);

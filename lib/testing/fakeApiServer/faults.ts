@@ -115,6 +115,8 @@ export interface FaultControl {
   partition(spec: PartitionSpec): number;
   /** Heals the partitions `spec` names (all without one); hung requests are reset. */
   heal(spec?: Pick<PartitionSpec, 'user' | 'userAgent'>): number;
+  /** How many requests a `'hang'` partition holds now (to wait, boundedly, for a request to be cut off). */
+  hungRequests(): number;
   /** Clears pending failures, drops, slowness and partitions. */
   reset(): void;
 }
@@ -246,6 +248,10 @@ export class Faults implements FaultControl {
 
   heal(spec?: Pick<PartitionSpec, 'user' | 'userAgent'>): number {
     return this.partitions.heal(spec);
+  }
+
+  hungRequests(): number {
+    return this.partitions.hungRequests();
   }
 
   reset(): void {

@@ -2,7 +2,14 @@ import type { SchedulerLike } from 'rxjs';
 import { LeaderElectionConfigError } from './leaderElectionErrors.js';
 import type { ResourceLock } from './resourceLock.js';
 
-/** client-go's `JitterFactor`: a candidate waits `retryPeriod x [1, 2.2)` between attempts. */
+/**
+ * client-go's `JitterFactor`: a candidate waits `retryPeriod x [1, 2.2)` between attempts.
+ *
+ * @example
+ * ```ts
+ * const longestCandidateWait = retryPeriod * (1 + JITTER_FACTOR);
+ * ```
+ */
 export const JITTER_FACTOR = 1.2;
 
 /**

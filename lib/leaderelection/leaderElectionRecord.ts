@@ -57,7 +57,14 @@ export function rawRecord(record: LeaderElectionRecord): string {
   ]);
 }
 
-/** The `spec` of a coordination.k8s.io/v1 Lease, as far as leader election uses it. */
+/**
+ * The `spec` of a coordination.k8s.io/v1 Lease, as far as leader election uses it.
+ *
+ * @example
+ * ```ts
+ * const spec: LeaseSpec = { holderIdentity: 'pod-a', leaseDurationSeconds: 15, renewTime: '2026-11-23T20:41:00.123000Z' };
+ * ```
+ */
 export interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;

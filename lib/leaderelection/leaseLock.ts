@@ -49,7 +49,14 @@ export interface LeaseLockOptions {
   readonly labels?: { readonly [key: string]: string };
 }
 
-/** The REST path of Leases in a namespace (or of one Lease). */
+/**
+ * The REST path of Leases in a namespace (or of one Lease).
+ *
+ * @example
+ * ```ts
+ * leasePath('kube-system', 'my-controller'); // '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/my-controller'
+ * ```
+ */
 export function leasePath(namespace: string, name?: string): string {
   const base = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases`;
   return name === undefined ? base : `${base}/${encodeURIComponent(name)}`;

@@ -18,7 +18,14 @@ export interface MemberObservation {
   readonly leaseDurationMs: number;
 }
 
-/** Observations by Lease name. */
+/**
+ * Observations by Lease name.
+ *
+ * @example
+ * ```ts
+ * const none: MemberObservations = new Map();
+ * ```
+ */
 export type MemberObservations = ReadonlyMap<string, MemberObservation>;
 
 /**

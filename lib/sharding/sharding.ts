@@ -24,10 +24,24 @@ import type { Transport } from '../transport/transport.js';
 import { shardAssignment, type ShardAssignment } from './shardAssignment.js';
 import { trackLiveMembers } from './trackLiveMembers.js';
 
-/** The label on membership Leases naming the sharded controller they belong to. */
+/**
+ * The label on membership Leases naming the sharded controller they belong to.
+ *
+ * @example
+ * ```ts
+ * listWatch<Lease>(kc, leasesResource, { namespace: 'ops', labelSelector: `${SHARD_LABEL}=widgets` });
+ * ```
+ */
 export const SHARD_LABEL = 'rxkube.io/shard-of';
 
-/** coordination.k8s.io/v1 Leases, as a ListWatch resource. */
+/**
+ * coordination.k8s.io/v1 Leases, as a ListWatch resource.
+ *
+ * @example
+ * ```ts
+ * const leases = informer(listWatch<Lease>(kubeConfig, leasesResource, { namespace: 'kube-system' }));
+ * ```
+ */
 export const leasesResource: Resource = Object.freeze({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true });
 
 /**

@@ -32,9 +32,15 @@ const matches = (spec: PartitionSpec, s: Sender): boolean =>
   (spec.user === undefined || spec.user === s.user) && (spec.userAgent === undefined || spec.userAgent === s.userAgent);
 
 /**
- * The partitions of one fake API server. A hung request is held until the partition heals or the
+ * The partitions of one fake API server (used through `api.faults.partition` / `heal`). A hung request is held until the partition heals or the
  * server closes; then its connection is destroyed (the client sees a reset, never a late answer, so
  * nothing it wrote while cut off lands after the heal).
+ *
+ * @example
+ * ```ts
+ * const partitions = new Partitions();
+ * partitions.partition({ user: 'elector-a', mode: 'reset' });
+ * ```
  */
 export class Partitions {
   private specs: PartitionSpec[] = [];

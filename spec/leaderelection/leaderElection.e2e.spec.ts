@@ -8,6 +8,9 @@ import { httpElector, startLeaseServer, TermLog, timings, waitFor, type HttpElec
 
 const { leaseDuration: LD, renewDeadline: RD, retryPeriod: RP } = timings;
 const maxCandidateWait = RP * (1 + JITTER_FACTOR);
+// Wall-clock figures carry event-loop and poll delay on top of the protocol's bound: on a loaded
+// 2-core machine (the full suite) up to a few hundred ms.
+const SLACK = 500;
 const figures: string[] = [];
 const lease = (api: FakeApiServer) => api.get<{ spec: { holderIdentity: string; leaseTransitions: number } }>('leases.coordination.k8s.io', 'default', 'ha-test');
 
@@ -45,7 +48,7 @@ describe('leader election against the fake API server (real time, bounded)', () 
     figures.push(`failover without release: ${took.toFixed(0)} ms after the leader stopped (bound LD + 2 x 2.2 x RP = ${LD + 2 * maxCandidateWait} ms)`);
     // a renewed at most RP before it stopped, and b waits LD from when it saw that renewal.
     expect(took).toBeGreaterThan(LD - RP - 50);
-    expect(took).toBeLessThan(LD + 2 * maxCandidateWait + 300);
+    expect(took).toBeLessThan(LD + 2 * maxCandidateWait + SLACK);
     expect(lease(api!)?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
     expect(log.violations).toEqual([]);
     expect([...a.errors, ...b.errors]).toEqual([]);
@@ -60,7 +63,7 @@ describe('leader election against the fake API server (real time, bounded)', () 
     await waitFor(() => b.elector.isLeader(), maxCandidateWait + 1_000, 'b to take over');
     const took = performance.now() - stoppedAt;
     figures.push(`failover with releaseOnCancel: ${took.toFixed(0)} ms (bound RP x 2.2 = ${maxCandidateWait} ms)`);
-    expect(took).toBeLessThan(maxCandidateWait + 150);
+    expect(took).toBeLessThan(maxCandidateWait + SLACK); // well under LD - RP: not an expiry
     expect(log.violations).toEqual([]);
   });
 
@@ -74,7 +77,7 @@ describe('leader election against the fake API server (real time, bounded)', () 
     await waitFor(() => b.elector.isLeader(), LD + 2 * maxCandidateWait + 1_000, 'b to take over');
     const tookOver = performance.now() - cutAt;
     figures.push(`partitioned leader stepped down after ${steppedDown.toFixed(0)} ms (bound RD ${RD} ms); the other led after ${tookOver.toFixed(0)} ms`);
-    expect(steppedDown).toBeLessThan(RD + 100);
+    expect(steppedDown).toBeLessThan(RD + SLACK / 5); // a timer at the deadline: only timer delay on top
     const aTerm = log.terms.find((t) => t.identity === 'a')!;
     const bTerm = log.terms.find((t) => t.identity === 'b')!;
     expect(aTerm.end).toBeLessThan(bTerm.start);

@@ -84,6 +84,7 @@ describe('sharded controller: three replicas, one killed', () => {
     expect(double).toEqual([]);
     expect(cKeys.length).toBeGreaterThan(N / 5);
     expect(log.filter((r) => r.replica === 'c' && r.start > killedAt)).toEqual([]);
-    expect(movedAfter).toBeLessThan(timings.leaseDuration + timings.retryPeriod + 300);
+    // Event-loop delay on a loaded machine comes on top of the protocol's bound.
+    expect(movedAfter).toBeLessThan(timings.leaseDuration + timings.retryPeriod + 500);
   }, 150_000);
 });

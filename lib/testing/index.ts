@@ -47,3 +47,5 @@ export {
   type DeploymentChainOptions,
 } from './fixtures.js';
 export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';
+export type { PartitionSpec } from './fakeApiServer/partitions.js';
+export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';

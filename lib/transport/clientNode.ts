@@ -94,7 +94,11 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
         hostname: url.hostname,
         port: url.port,
         path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
-        headers: { ...auth.headers, Accept: 'application/json' },
+        headers: {
+          ...auth.headers,
+          Accept: 'application/json',
+          ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         auth: auth.auth,
         agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
       };
@@ -145,7 +149,7 @@ export function clientNodeTransport(kubeConfig: KubeConfig): ClientNodeTransport
           };
           reject(new ApiServerUnreachableError(req.path, target, err));
         });
-        request.end();
+        request.end(req.body);
       });
     },
     destroy() {

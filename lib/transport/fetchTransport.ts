@@ -46,7 +46,12 @@ export function fetchTransport(options: FetchTransportOptions): Transport {
       const response = await doFetch(`${base}${req.path}${query ? `?${query}` : ''}`, {
         ...options.init,
         method: req.method,
-        headers: { Accept: 'application/json', ...extra },
+        headers: {
+          Accept: 'application/json',
+          ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...extra,
+        },
+        ...(req.body === undefined ? {} : { body: req.body }),
         signal: req.signal,
       });
       return {

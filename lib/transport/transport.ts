@@ -9,11 +9,14 @@
  * ```
  */
 export interface TransportRequest {
-  readonly method: 'GET';
+  /** GET for lists and watches; the writes (a Lease lock's create, update, delete) send a JSON body. */
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The API path, e.g. `/api/v1/namespaces/default/pods`; the transport adds its server URL. */
   readonly path: string;
   /** Query parameters, unencoded, in the order to send them. */
   readonly query: Readonly<Record<string, string>>;
+  /** A JSON request body (sent with `Content-Type: application/json`), for POST and PUT. */
+  readonly body?: string;
   /** Aborting it aborts the request or the body being read: the connection is closed. */
   readonly signal: AbortSignal;
 }

@@ -144,6 +144,19 @@ describe('kubectl against the fake API server', () => {
     expect(api.get('pods', 'default', 'alpha')).toBeUndefined();
   });
 
+  it('kubectl get leases finds coordination.k8s.io/v1 Leases through discovery, and -o json shows the holder', async () => {
+    api.create('leases.coordination.k8s.io', {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'my-controller', namespace: 'kube-system' },
+      spec: { holderIdentity: 'replica-a', leaseDurationSeconds: 15, leaseTransitions: 2 },
+    });
+    const names = await run('get', 'leases', '-n', 'kube-system', '-o', 'name');
+    expect(names.trim()).toBe('lease.coordination.k8s.io/my-controller');
+    const lease = JSON.parse(await run('get', 'lease', 'my-controller', '-n', 'kube-system', '-o', 'json'));
+    expect(lease.spec).toEqual({ holderIdentity: 'replica-a', leaseDurationSeconds: 15, leaseTransitions: 2 });
+  });
+
   it('kubectl against a plain-HTTP server (no credentials sent, auth off by default)', async () => {
     const plain = await startFakeApiServer({ http: true });
     try {

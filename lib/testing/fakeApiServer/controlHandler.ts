@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DropEventsSpec, FailNextOptions, FaultControl, WatchErrorSpec } from './faults.js';
+import type { PartitionSpec } from './partitions.js';
 import { parseJsonBody, readBody, writeJson } from './http.js';
 import { badRequest, failure, StatusError } from './status.js';
 
@@ -48,6 +49,12 @@ export async function handleControl(faults: FaultControl, req: IncomingMessage, 
       break;
     case 'bookmarkNow':
       affected = faults.bookmarkNow();
+      break;
+    case 'partition':
+      affected = faults.partition(args as PartitionSpec);
+      break;
+    case 'heal':
+      affected = faults.heal(args.user === undefined && args.userAgent === undefined ? undefined : (args as PartitionSpec));
       break;
     case 'reset':
       faults.reset();

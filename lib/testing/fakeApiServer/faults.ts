@@ -1,5 +1,6 @@
 import type { Status } from '../../errors.js';
 import type { Change } from './history.js';
+import { Partitions, type PartitionSpec } from './partitions.js';
 import type { Random } from './random.js';
 import type { RequestInfo } from './requestInfo.js';
 import { failure, qualifiedResource, statusForCode } from './status.js';
@@ -107,7 +108,16 @@ export interface FaultControl {
   malformedLine(): number;
   /** Sends a BOOKMARK now on every open watch that allows bookmarks. */
   bookmarkNow(): number;
-  /** Clears pending failures, drops and slowness. */
+  /**
+   * Cuts one client off (by user or User-Agent): its requests hang or are reset until `heal`, to
+   * simulate a network partition (a leader that can no longer renew its Lease).
+   */
+  partition(spec: PartitionSpec): number;
+  /** Heals the partitions `spec` names (all without one); hung requests are reset. */
+  heal(spec?: Pick<PartitionSpec, 'user' | 'userAgent'>): number;
+  /** How many requests a `'hang'` partition holds now (to wait, boundedly, for a request to be cut off). */
+  hungRequests(): number;
+  /** Clears pending failures, drops, slowness and partitions. */
   reset(): void;
 }
 
@@ -119,6 +129,8 @@ interface Failure {
 /** The in-process fault state of one server. */
 export class Faults implements FaultControl {
   private readonly failures: Failure[] = [];
+  /** The partitions in force; the server asks it about every request. */
+  readonly partitions = new Partitions();
 
   constructor(
     private readonly hub: WatchHub,
@@ -230,7 +242,20 @@ export class Faults implements FaultControl {
     return all.length;
   }
 
+  partition(spec: PartitionSpec): number {
+    return this.partitions.partition(spec);
+  }
+
+  heal(spec?: Pick<PartitionSpec, 'user' | 'userAgent'>): number {
+    return this.partitions.heal(spec);
+  }
+
+  hungRequests(): number {
+    return this.partitions.hungRequests();
+  }
+
   reset(): void {
+    this.partitions.heal();
     this.failures.length = 0;
     this.stopDroppingEvents();
     this.slowEvents(0);

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { DropEventsSpec, FailNextOptions, WatchErrorSpec } from './faults.js';
 import { CONTROL_PREFIX } from './controlHandler.js';
+import type { PartitionSpec } from './partitions.js';
 
 /**
  * The faults of a fake API server in another process, over HTTP (each resolves to the count affected).
@@ -24,6 +25,8 @@ export interface RemoteFaultControl {
   slowEvents(ms: number): Promise<number>;
   malformedLine(): Promise<number>;
   bookmarkNow(): Promise<number>;
+  partition(spec: PartitionSpec): Promise<number>;
+  heal(spec?: Pick<PartitionSpec, 'user' | 'userAgent'>): Promise<number>;
   reset(): Promise<number>;
 }
 
@@ -73,6 +76,8 @@ export function remoteFaults(url: string, options: { readonly token?: string; re
     slowEvents: (ms) => call('slowEvents', { ms }),
     malformedLine: () => call('malformedLine'),
     bookmarkNow: () => call('bookmarkNow'),
+    partition: (spec) => call('partition', spec),
+    heal: (spec) => call('heal', spec ?? {}),
     reset: () => call('reset'),
   };
 }

@@ -101,7 +101,7 @@ const core = (plural: string, kind: string, namespaced: boolean, shortNames: str
 const apps = (plural: string, kind: string, shortNames: string[], fields: ResourceDefinition['fieldSelectors'] = {}) =>
   toType({ group: 'apps', version: 'v1', plural, kind, namespaced: true, shortNames, fieldSelectors: fields }, true, { setsGeneration: true });
 
-/** The built-in types served by default (core/v1 and apps/v1). */
+/** The built-in types served by default (core/v1, apps/v1 and coordination.k8s.io/v1 Leases). */
 export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true }, {
     'spec.nodeName': path('spec', 'nodeName'),
@@ -125,6 +125,8 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   apps('replicasets', 'ReplicaSet', ['rs'], { 'status.replicas': path('status', 'replicas') }),
   apps('statefulsets', 'StatefulSet', ['sts']),
   apps('daemonsets', 'DaemonSet', ['ds']),
+  // Leader election and sharding membership (coordination.k8s.io/v1); no short name, as in kube.
+  toType({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }, true, { setsGeneration: false }),
 ]);
 
 /**

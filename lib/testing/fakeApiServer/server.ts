@@ -315,6 +315,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
         await handleControl(faults, req, res, url.pathname);
         return;
       }
+      if (faults.partitions.intercept(req, res, user)) return;
       requests.push({
         method: req.method ?? 'GET',
         path: url.pathname,

@@ -1,0 +1,69 @@
+import { RxkubeError } from '../errors.js';
+
+/**
+ * A leader election configuration that client-go would refuse: `leaseDuration > renewDeadline >
+ * 1.2 x retryPeriod`, all greater than zero, and a non-empty identity. Thrown by
+ * {@link leaderElection} before anything starts.
+ *
+ * @example
+ * ```ts
+ * try { leaderElection({ ...config, renewDeadline: 20_000 }); }
+ * catch (e) { if (e instanceof LeaderElectionConfigError) console.error(e.field, e.message); }
+ * ```
+ */
+export class LeaderElectionConfigError extends RxkubeError {
+  /** The option at fault: `leaseDuration`, `renewDeadline`, `retryPeriod` or `identity`. */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('LeaderElectionConfigError', `invalid leader election config: ${message}`);
+    this.field = field;
+  }
+}
+
+/**
+ * A write to a lock lost a race: the object changed since it was read (update, HTTP 409), or it
+ * already exists (create, HTTP 409). The elector counts the attempt as failed and retries after
+ * the retry period; it is never reported as an error.
+ *
+ * @example
+ * ```ts
+ * lock.update(record, rv).subscribe({ error: (e) => { if (e instanceof LeaseConflictError) console.log('lost the race'); } });
+ * ```
+ */
+export class LeaseConflictError extends RxkubeError {
+  /** `namespace/name` of the lock. */
+  readonly lock: string;
+
+  constructor(lock: string, operation: 'create' | 'update') {
+    super(
+      'LeaseConflictError',
+      `${operation} of lease ${lock} lost a race (409 Conflict): another elector wrote it first; this attempt failed and the elector retries after its retry period`,
+    );
+    this.lock = lock;
+  }
+}
+
+/**
+ * An attempt to acquire, renew or release a lock failed for a reason other than a lost race (the
+ * API server answered with an error, the connection failed, the attempt passed its deadline). The
+ * elector reports it on `errors$` and retries; `cause` is the underlying error.
+ *
+ * @example
+ * ```ts
+ * elector.errors$.subscribe((e: LeaderElectionError) => console.warn(e.operation, e.message));
+ * ```
+ */
+export class LeaderElectionError extends RxkubeError {
+  /** What the elector was doing: `get`, `create`, `update`, `release`, or the callback that threw. */
+  readonly operation: string;
+
+  constructor(lock: string, operation: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const message = operation.startsWith('on')
+      ? `the ${operation} callback threw; the elector went on: ${reason}`
+      : `leader election ${operation} of lease ${lock} failed; retrying: ${reason}`;
+    super('LeaderElectionError', message, { cause });
+    this.operation = operation;
+  }
+}

@@ -1,0 +1,52 @@
+import { Observable } from 'rxjs';
+import { RxkubeError } from '../errors.js';
+import { apiStatusErrorFromResponse } from './apiStatusErrorFromResponse.js';
+import { concatBytes } from './streamRequest.js';
+import type { Transport, TransportRequest } from './transport.js';
+import { TransportError } from './transportError.js';
+
+/**
+ * One JSON request as a cold Observable of the parsed response body: each subscription sends it,
+ * unsubscribing aborts it. A non-2xx status errors with an `ApiStatusError` (so a 404 or a 409 is
+ * told by `statusCode`); a failure below HTTP, or a body that is not JSON, with a
+ * {@link TransportError}.
+ *
+ * @example
+ * ```ts
+ * jsonRequest$(transport, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/a', lease)
+ *   .subscribe({ next: (stored) => console.log(stored), error: (e) => e instanceof ApiStatusError && e.statusCode === 409 });
+ * ```
+ */
+export function jsonRequest$(
+  transport: Transport,
+  method: TransportRequest['method'],
+  path: string,
+  body?: unknown,
+): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const abort = new AbortController();
+    const run = async (): Promise<void> => {
+      const response = await transport.request({
+        method,
+        path,
+        query: {},
+        signal: abort.signal,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const parts: Uint8Array[] = [];
+      for await (const chunk of response.body) parts.push(chunk.slice()); // a transport may reuse a chunk once the next is asked for
+      const text = new TextDecoder().decode(concatBytes(parts));
+      if (response.status < 200 || response.status > 299) {
+        throw apiStatusErrorFromResponse(response.status, text, response.header('retry-after'), `${method} ${path}`);
+      }
+      const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+      subscriber.next(parsed);
+      subscriber.complete();
+    };
+    run().catch((err: unknown) => {
+      if (abort.signal.aborted) return; // we aborted: nobody is listening
+      subscriber.error(err instanceof RxkubeError ? err : new TransportError(`${path} (${method})`, err));
+    });
+    return () => abort.abort();
+  });
+}

@@ -64,3 +64,4 @@ export * from './transport/transportError.js';
 export * from './transport/fetchTransport.js';
 export * from './transport/clientNode.js';
 export * from './transport/kubeConfigTransport.js';
+export * from './transport/credentialError.js';

@@ -122,3 +122,19 @@ describe('fake API server: client certificates, expiring tokens, impersonation',
     expect((await get(other, '/api/v1/pods')).status).toBe(401);
   });
 });
+
+describe('the credential check of these specs', () => {
+  it('finds a token, a PEM certificate or key, and their base64 kubeconfig form, in errors and nested objects', async () => {
+    const api = await startFakeApiServer();
+    try {
+      const { cert, key } = api.issueClientCertificate('alice');
+      const kubeconfig = JSON.parse(api.kubeConfigText({ clientCertificate: { cert, key } }));
+      expect(() => expectNoCredentials([cert], kubeconfig)).toThrow();
+      expect(() => expectNoCredentials([key], new Error('x', { cause: new Error(key) }))).toThrow();
+      expect(() => expectNoCredentials(['tok-123'], [{ deep: { er: 'Bearer tok-123' } }])).toThrow();
+      expect(() => expectNoCredentials([cert, key, 'tok-123'], api.requests, new Error('fine'))).not.toThrow();
+    } finally {
+      await api.close();
+    }
+  });
+});

@@ -1,8 +1,69 @@
 // Shared helpers of the authentication specs (not a spec file itself).
-import { expect } from '@jest/globals';
+import { expect, jest } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { request } from 'node:https';
+import type { Subscription } from 'rxjs';
+import type { RxkubeError } from '../../lib/errors.js';
+import { builtInResources } from '../../lib/factory/builtInResources.js';
+import { informer, type Informer } from '../../lib/informer/informer.js';
+import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import type { FakeApiServer } from '../../lib/testing/index.js';
+import type { Transport } from '../../lib/transport/transport.js';
+
+export interface ConfigMap {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name: string; namespace: string; resourceVersion?: string };
+  data?: Record<string, string>;
+}
+
+/** A running ConfigMap informer in `default` and what it told: handler calls, errors (with when), console lines. */
+export interface RunningInformer {
+  readonly inf: Informer<ConfigMap>;
+  /** `add a`, `update a`, `delete a`, in order. */
+  readonly calls: string[];
+  readonly errors: RxkubeError[];
+  readonly errorTimes: number[];
+  /** Everything written through console.* while it ran. */
+  readonly logLines: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts a ConfigMap informer over `transport`, with a deterministic backoff (no jitter), capturing console output. */
+export function runInformer(transport: Transport, backoff = { initialMs: 200, capMs: 2000, jitter: 0 }): RunningInformer {
+  const logLines: string[] = [];
+  const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+    jest.spyOn(console, m).mockImplementation((...args: unknown[]) => void logLines.push(args.map(String).join(' '))),
+  );
+  const inf = informer<ConfigMap>(listWatch<ConfigMap>(transport, builtInResources.configMaps, { namespace: 'default' }), {
+    reflector: { random: () => 0, backoff, expectedTypeName: 'ConfigMap' },
+  });
+  const calls: string[] = [];
+  const errors: RxkubeError[] = [];
+  const errorTimes: number[] = [];
+  const sub: Subscription = inf.errors$.subscribe((e) => {
+    errors.push(e);
+    errorTimes.push(Date.now());
+  });
+  inf.addEventHandler({
+    add: (o) => void calls.push(`add ${o.metadata.name}`),
+    update: (_, o) => void calls.push(`update ${o.metadata.name}`),
+    delete: (o) => void calls.push(`delete ${'obj' in o ? o.key : o.metadata.name}`),
+  });
+  inf.start();
+  return {
+    inf,
+    calls,
+    errors,
+    errorTimes,
+    logLines,
+    stop: async () => {
+      sub.unsubscribe();
+      await inf.stop();
+      for (const s of spies) s.mockRestore();
+    },
+  };
+}
 
 /** Resolves when `predicate` holds, polling every 5 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
 export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {

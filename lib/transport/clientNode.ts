@@ -4,7 +4,7 @@ import type * as NodeHttps from 'node:https';
 import type * as NodeCrypto from 'node:crypto';
 import { RxkubeError } from '../errors.js';
 import { CredentialError } from './credentialError.js';
-import { kubeConfigCredentials, type AppliedCredentials } from './kubeConfigCredentials.js';
+import { kubeConfigCredentials, messageOf, type AppliedCredentials } from './kubeConfigCredentials.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 interface NodeModules {
@@ -220,7 +220,7 @@ function unusableTlsMaterial(kc: KubeConfig, err: unknown): unknown {
   const code = (err as { code?: unknown } | undefined)?.code;
   if (typeof code !== 'string' || !code.startsWith('ERR_OSSL')) return err;
   const user = kc.getCurrentUser()?.name ?? '';
-  const why = err instanceof Error ? err.message : String(err);
+  const why = messageOf(err);
   return new CredentialError(user, `kubeconfig user "${user}": its client certificate, key or CA cannot be used (${why}); check that the key belongs to the certificate`, { cause: err });
 }
 

@@ -47,6 +47,19 @@ const authorization = (o: NodeHttps.RequestOptions): unknown =>
 
 const codeOf = (e: unknown): unknown => (typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined);
 
+/**
+ * An error's message; by shape, not `instanceof`: Node's own errors may come from another realm.
+ *
+ * @example
+ * ```ts
+ * messageOf(new Error('ENOENT: no such file')); // 'ENOENT: no such file'
+ * ```
+ */
+export const messageOf = (e: unknown): string => {
+  const m = typeof e === 'object' && e !== null ? (e as { message?: unknown }).message : undefined;
+  return typeof m === 'string' ? m : String(e);
+};
+
 /** client-node's error, as a {@link CredentialError} naming the user and the command or file, and no credential. */
 export function credentialError(kc: KubeConfig, err: unknown): unknown {
   const user = kc.getCurrentUser()?.name ?? '';
@@ -57,15 +70,15 @@ export function credentialError(kc: KubeConfig, err: unknown): unknown {
     if (codeOf(err) === 'ENOENT')
       return new CredentialError(user, `${who}: the exec credential plugin "${command}" was not found; install it or fix users[].user.exec.command`, { command, cause: err });
     // A JSON.parse message quotes what the plugin printed, a credential perhaps: neither it nor the cause is kept.
-    if (err instanceof SyntaxError)
+    if (typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'SyntaxError')
       return new CredentialError(user, `${who}: the exec credential plugin "${command}" printed something that is not an ExecCredential (JSON expected on stdout)`, { command });
-    const stderr = (err instanceof Error ? err.message : String(err)).trim().slice(0, 500);
+    const stderr = messageOf(err).trim().slice(0, 500);
     return new CredentialError(user, `${who}: the exec credential plugin "${command}" failed${stderr ? `: ${stderr}` : ' (no output on stderr)'}`, { command, cause: err });
   }
   const code = codeOf(err);
   if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
     // A token, certificate, key or CA file named in the kubeconfig could not be read (fs errors name the path).
-    return new CredentialError(user, `${who}: a credential file could not be read: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    return new CredentialError(user, `${who}: a credential file could not be read: ${messageOf(err)}`, { cause: err });
   }
   return err;
 }

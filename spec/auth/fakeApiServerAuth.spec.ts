@@ -3,7 +3,7 @@
 // 403 wording, and a request log that records rejected requests but never a credential.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { remoteFaults, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { rawWatch } from '../testing/rawClient.js';
 import { expectNoCredentials, get } from './support.js';
 
@@ -120,6 +120,9 @@ describe('fake API server: client certificates, expiring tokens, impersonation',
     expect((await get(other, '/api/v1/pods', { cert, key })).status).toBe(200);
     expect((await get(other, '/api/v1/pods', { token: 'rxkube-fake-admin-token' })).status).toBe(401);
     expect((await get(other, '/api/v1/pods')).status).toBe(401);
+    // The fault control API authenticates the same way: remoteFaults with the certificate.
+    await expect(remoteFaults(other.url, { ca: other.caCert }).failNext(1, { code: 503 })).rejects.toThrow('401');
+    expect(await remoteFaults(other.url, { ca: other.caCert, cert, key }).dropWatches()).toBe(0);
   });
 });
 

@@ -205,7 +205,7 @@ export interface FakeApiServer {
   readonly port: number;
   /** The CA certificate (PEM) of an HTTPS server. */
   readonly caCert: string | undefined;
-  /** The token the default kubeconfig uses (undefined when authentication is off). */
+  /** The token the default kubeconfig uses (undefined when authentication is off or by client certificate). */
   readonly token: string | undefined;
   /** The current global resourceVersion. */
   readonly resourceVersion: string;

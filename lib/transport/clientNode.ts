@@ -107,35 +107,7 @@ export function clientNodeTransport(kubeConfig: KubeConfig, transportOptions: Cl
   const send = (modules: NodeModules, applied: AppliedCredentials, req: TransportRequest): Promise<SentResponse> => {
     const { http, https } = modules;
     agents ??= { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster)
-      throw new RxkubeError(
-        'NoCurrentCluster',
-        'the kubeconfig has no current cluster (set a current-context)',
-      );
-    const auth = applied.options;
-    const url = new URL(cluster.server);
-    const secure = url.protocol === 'https:';
-    const query = new URLSearchParams(req.query).toString();
-    const options: NodeHttps.RequestOptions = {
-      method: req.method,
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port: url.port,
-      path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
-      headers: { ...auth.headers, ...extraHeaders, Accept: 'application/json' },
-      auth: auth.auth,
-      agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
-    };
-    if (secure) {
-      options.ca = auth.ca;
-      options.cert = auth.cert;
-      options.key = auth.key;
-      options.pfx = auth.pfx;
-      options.passphrase = auth.passphrase;
-      options.servername = auth.servername;
-      if (auth.rejectUnauthorized !== undefined) options.rejectUnauthorized = auth.rejectUnauthorized;
-    }
+    const { options, secure } = requestOptions(kubeConfig, applied.options, req, agents, extraHeaders);
     return new Promise<SentResponse>((resolve, reject) => {
       let response: NodeHttp.IncomingMessage | undefined;
       let request: NodeHttp.ClientRequest;
@@ -175,19 +147,20 @@ export function clientNodeTransport(kubeConfig: KubeConfig, transportOptions: Cl
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
       const modules = await loadNodeModules();
-      const applied = await credentials.apply();
+      let used = await credentials.apply();
       req.signal.throwIfAborted();
-      let response = await send(modules, applied, req);
+      let response = await send(modules, used, req);
       if (response.status === 401) {
-        const renewed = await credentials.refreshAfter401(applied);
+        const renewed = await credentials.refreshAfter401(used);
         if (renewed) {
           response.discard();
           req.signal.throwIfAborted();
-          response = await send(modules, renewed, req);
+          used = renewed;
+          response = await send(modules, used, req);
         }
       }
       if (response.status === 401) {
-        const expired = expiredClientCertificate(modules, kubeConfig, applied);
+        const expired = expiredClientCertificate(modules, kubeConfig, used);
         if (expired) {
           response.discard();
           throw expired;
@@ -201,6 +174,42 @@ export function clientNodeTransport(kubeConfig: KubeConfig, transportOptions: Cl
       agents = undefined;
     },
   };
+}
+
+/** The node:http(s) options of one request: the cluster's URL, the credentials' headers and TLS material. */
+function requestOptions(
+  kubeConfig: KubeConfig,
+  auth: NodeHttps.RequestOptions,
+  req: TransportRequest,
+  agents: { http: NodeHttp.Agent; https: NodeHttps.Agent },
+  extraHeaders: NodeHttp.OutgoingHttpHeaders,
+): { options: NodeHttps.RequestOptions; secure: boolean } {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster)
+    throw new RxkubeError('NoCurrentCluster', 'the kubeconfig has no current cluster (set a current-context)');
+  const url = new URL(cluster.server);
+  const secure = url.protocol === 'https:';
+  const query = new URLSearchParams(req.query).toString();
+  const options: NodeHttps.RequestOptions = {
+    method: req.method,
+    protocol: url.protocol,
+    hostname: url.hostname,
+    port: url.port,
+    path: `${url.pathname.replace(/\/+$/, '')}${req.path}${query ? `?${query}` : ''}`,
+    headers: { ...auth.headers, ...extraHeaders, Accept: 'application/json' },
+    auth: auth.auth,
+    agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,
+  };
+  if (secure) {
+    options.ca = auth.ca;
+    options.cert = auth.cert;
+    options.key = auth.key;
+    options.pfx = auth.pfx;
+    options.passphrase = auth.passphrase;
+    options.servername = auth.servername;
+    if (auth.rejectUnauthorized !== undefined) options.rejectUnauthorized = auth.rejectUnauthorized;
+  }
+  return { options, secure };
 }
 
 interface SentResponse extends TransportResponse {

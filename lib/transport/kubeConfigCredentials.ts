@@ -95,7 +95,10 @@ export function credentialError(kc: KubeConfig, err: unknown): unknown {
 export function kubeConfigCredentials(kubeConfig: KubeConfig): KubeConfigCredentials {
   let current = kubeConfig;
   let generation = 0;
-  const apply = async (): Promise<AppliedCredentials> => {
+  // Requests that ask at the same time share one answer: client-node would run an exec plugin
+  // once per request until the first run fills its cache (client-go runs it once).
+  let inFlight: { readonly promise: Promise<AppliedCredentials>; readonly generation: number } | undefined;
+  const applyNow = async (): Promise<AppliedCredentials> => {
     const at = generation;
     const source = current;
     // The copy shares the user's cluster, user and context lists; follow a context switch.
@@ -107,6 +110,15 @@ export function kubeConfigCredentials(kubeConfig: KubeConfig): KubeConfigCredent
       throw credentialError(source, e);
     }
     return { options, generation: at };
+  };
+  const apply = (): Promise<AppliedCredentials> => {
+    const pending = inFlight?.generation === generation ? inFlight.promise : undefined;
+    if (pending) return pending;
+    const promise = applyNow().finally(() => {
+      if (inFlight?.promise === promise) inFlight = undefined;
+    });
+    inFlight = { promise, generation };
+    return promise;
   };
   return {
     apply,

@@ -7,11 +7,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { firstValueFrom, toArray } from 'rxjs';
+import { builtInResources } from '../../lib/factory/builtInResources.js';
+import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import { ReflectorError } from '../../lib/reflector/reflectorError.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
 import { CredentialError } from '../../lib/transport/credentialError.js';
-import { expectNoCredentials, kubeConfigFor, runInformer, waitFor, type RunningInformer } from './support.js';
+import { expectNoCredentials, kubeConfigFor, runInformer, waitFor, type ConfigMap, type RunningInformer } from './support.js';
 
 // Counts its runs, then prints the first token of tokens.json that is still valid for 300 ms, with
 // an expirationTimestamp 300 ms before the server's expiry (real plugins renew early too).
@@ -131,6 +134,22 @@ describe('exec credential plugins through client-node', () => {
     // The dropped watch may count as a very short watch; the 401 never reaches the informer.
     expect(r.errors.filter((e) => (e as ReflectorError).statusCode === 401 || e.cause instanceof CredentialError)).toEqual([]);
     expectNoCredentials(tokens.map((t) => t.token), r.errors, r.logLines, api.requests);
+  });
+
+  it('requests refused together with the same revoked token run the plugin once more, not once each', async () => {
+    issue('together', 3, 60_000, 60_000);
+    transport = clientNodeTransport(kubeConfigFor(api, execUser(process.execPath, [join(dir, 'plugin.cjs'), dir])));
+    const lw = listWatch<ConfigMap>(transport, builtInResources.configMaps, { namespace: 'default' });
+    const listOnce = () => firstValueFrom(lw.list({}).pipe(toArray()));
+    await listOnce();
+    expect(runs()).toBe(1);
+    api.revokeToken(tokens[0]!.token);
+    writeTokens(tokens.slice(1));
+    api.clearRequests();
+    await Promise.all([listOnce(), listOnce(), listOnce()]);
+    expect(runs()).toBe(2);
+    expect(api.requests.filter((q) => q.unauthorized)).toHaveLength(3);
+    expect(api.requests.filter((q) => q.user === 'together-1')).toHaveLength(3);
   });
 
   it('a missing plugin: a CredentialError naming the command, retried after the backoff', async () => {

@@ -101,3 +101,4 @@ export * from './informer/explainError.js';
 export * from './informer/waitForSync.js';
 export * from './transport/unreachableError.js';
 export * from './transport/clientNodeCompatibility.js';
+export * from './transport/credentialError.js';

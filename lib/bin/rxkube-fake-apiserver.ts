@@ -16,6 +16,9 @@ bearer token by default). Prints "listening on URL" and runs until killed.
 options:
   --port N               port on 127.0.0.1 (0, the default, picks a free one)
   --kubeconfig FILE      write a kubeconfig for the server (CA data and token included) to FILE
+  --client-cert-auth     client-certificate mode, as kind and kubeadm clusters: the kubeconfig
+                         carries a client certificate and key (user admin, group system:masters)
+                         signed by the server's CA, and no token is accepted
   --http                 serve plain HTTP instead of HTTPS
   --seed pods=N          create N realistic pods spread over namespaces ns-0..ns-49
   --random-seed N        seed of the server's random choices (default 1)
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
         'bookmark-interval-ms': { type: 'string' },
         'no-auth': { type: 'boolean' },
         crd: { type: 'string', multiple: true },
+        'client-cert-auth': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -65,6 +69,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (values['client-cert-auth'] && (values.http || values['no-auth']))
+    fail('--client-cert-auth needs HTTPS with authentication (not --http or --no-auth)');
   let seedPods = 0;
   for (const s of values.seed ?? []) {
     const m = /^pods=(\d+)$/.exec(s);
@@ -78,6 +84,7 @@ async function main(): Promise<void> {
     historyLimit: int('--history-limit', values['history-limit']),
     bookmarkIntervalMs: int('--bookmark-interval-ms', values['bookmark-interval-ms']),
     tokens: values['no-auth'] ? false : undefined,
+    clientCertificateAuth: values['client-cert-auth'] ?? false,
     seedPods,
   });
   for (const file of values.crd ?? []) {

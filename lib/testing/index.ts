@@ -22,6 +22,8 @@ export type {
 } from './fakeApiServer/faults.js';
 export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';
 export type { FakeToken, DenyRule } from './fakeApiServer/auth.js';
+export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
+export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/certificates.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
 export type { PatchType } from './fakeApiServer/patch.js';
 export type { DeleteOptions } from './fakeApiServer/registry.js';

@@ -1,4 +1,28 @@
+import { RxkubeError } from '../errors.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+/**
+ * `fetchTransport` was given a kubeconfig (a client-node `KubeConfig`) or no `baseUrl`. It cannot
+ * authenticate the way a kubeconfig says: `fetch` in a browser has no client certificates, exec
+ * plugins, token files, CA, `tls-server-name`, `insecure-skip-tls-verify` or `proxy-url` (the browser
+ * decides TLS and proxies). Bearer tokens and impersonation it sends as `headers`; everything else
+ * needs an authenticating proxy in front (`kubectl proxy`, an ingress). See docs/auth.md.
+ *
+ * @example
+ * ```ts
+ * try { fetchTransport(kc as never); } catch (e) { if (e instanceof FetchTransportUnsupportedError) console.log(e.message); }
+ * ```
+ */
+export class FetchTransportUnsupportedError extends RxkubeError {
+  constructor() {
+    super(
+      'FetchTransportUnsupportedError',
+      'fetchTransport takes { baseUrl, headers? }, not a kubeconfig: fetch cannot use client certificates, exec plugins, token files, ' +
+        'a CA, tls-server-name, insecure-skip-tls-verify or proxy-url. Point baseUrl at an authenticating proxy (kubectl proxy, an ingress), ' +
+        'pass a bearer token or Impersonate-* headers in `headers`, or use clientNodeTransport(kubeConfig) on Node',
+    );
+  }
+}
 
 /**
  * Options of {@link fetchTransport}.
@@ -37,6 +61,8 @@ export interface FetchTransportOptions {
  * ```
  */
 export function fetchTransport(options: FetchTransportOptions): Transport {
+  if (typeof options?.baseUrl !== 'string' || typeof (options as { getCurrentCluster?: unknown }).getCurrentCluster === 'function')
+    throw new FetchTransportUnsupportedError();
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {

@@ -90,7 +90,7 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
   it('requests are logged with verb, resource, namespace, name and query', async () => {
     await raw(api, '/api/v1/namespaces/ns/pods', { token: 'admin-t', query: { limit: '500', resourceVersion: '0' } });
     expect(api.requests.filter((r) => r.verb === 'list')).toEqual([
-      { method: 'GET', path: '/api/v1/namespaces/ns/pods', query: { limit: '500', resourceVersion: '0' }, verb: 'list', resource: 'pods', namespace: 'ns', name: undefined, contentType: undefined, user: 'admin' },
+      { method: 'GET', path: '/api/v1/namespaces/ns/pods', query: { limit: '500', resourceVersion: '0' }, verb: 'list', resource: 'pods', namespace: 'ns', name: undefined, contentType: undefined, user: 'admin', groups: [], authenticatedBy: 'token' },
     ]);
     api.clearRequests();
     expect(api.requests).toEqual([]);

@@ -32,7 +32,8 @@ export interface RemoteFaultControl {
 
 /**
  * Controls the faults of a fake API server started elsewhere (e.g. by the `rxkube-fake-apiserver`
- * bin), given its URL, a token it accepts and, for HTTPS, its CA certificate (PEM).
+ * bin), given its URL, a token it accepts (or, for one started with `--client-cert-auth`, a client
+ * certificate and key, PEM) and, for HTTPS, its CA certificate (PEM).
  *
  * @example
  * ```ts
@@ -40,7 +41,10 @@ export interface RemoteFaultControl {
  * await faults.sendWatchError({ code: 410 });
  * ```
  */
-export function remoteFaults(url: string, options: { readonly token?: string; readonly ca?: string } = {}): RemoteFaultControl {
+export function remoteFaults(
+  url: string,
+  options: { readonly token?: string; readonly ca?: string; readonly cert?: string; readonly key?: string } = {},
+): RemoteFaultControl {
   const call = (fault: string, args: object = {}): Promise<number> =>
     new Promise((resolve, reject) => {
       const u = new URL(CONTROL_PREFIX + fault, url);
@@ -50,6 +54,8 @@ export function remoteFaults(url: string, options: { readonly token?: string; re
         {
           method: 'POST',
           ca: options.ca,
+          cert: options.cert,
+          key: options.key,
           headers: { 'Content-Type': 'application/json', ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) },
         },
         (res) => {

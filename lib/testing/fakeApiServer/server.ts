@@ -9,8 +9,8 @@ import { checkClientNode } from './clientNodeCheck.js';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiStatusError } from '../../errors.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
-import { Authenticator, type FakeToken } from './auth.js';
-import { generateCertificates } from './certificates.js';
+import { Authenticator, type FakeToken, type Principal } from './auth.js';
+import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './certificates.js';
 import { rvWaiter, type ServerContext } from './context.js';
 import { CONTROL_PREFIX, handleControl } from './controlHandler.js';
 import { discoveryDocument } from './discovery.js';
@@ -19,7 +19,7 @@ import { writeError, writeJson, writeNotFoundPage, writeStatus } from './http.js
 import { applyPatch, type PatchType } from './patch.js';
 import { seededRandom } from './random.js';
 import { Registry, type DeleteOptions } from './registry.js';
-import { requestInfo } from './requestInfo.js';
+import { requestInfo, type RequestInfo } from './requestInfo.js';
 import { handleResource } from './resourceHandler.js';
 import { ResourceTypes, type JsonObject, type ResourceDefinition, type ResourceRef, type ResourceType } from './resources.js';
 import { realisticPod } from './seedPods.js';
@@ -57,6 +57,13 @@ export interface FakeApiServerOptions {
    * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
    */
   readonly tokens?: ReadonlyArray<FakeToken> | false;
+  /**
+   * The default kubeconfig authenticates with a client certificate (user `admin`, group
+   * `system:masters`, as kind's and kubeadm's) instead of a token, and, unless `tokens` is given,
+   * no token is accepted. Client certificates signed by the server's CA are verified over HTTPS
+   * either way (user = CN, groups = O), as kube-apiserver with `--client-ca-file` does.
+   */
+  readonly clientCertificateAuth?: boolean;
   /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
   readonly watchList?: boolean;
   /** Create a missing namespace on first use instead of answering 404. Default true. */
@@ -71,6 +78,20 @@ export interface FakeApiServerOptions {
   readonly resources?: ReadonlyArray<ResourceDefinition>;
   /** How many requests `requests` keeps (oldest dropped first). Default 10000. */
   readonly requestLogLimit?: number;
+}
+
+/**
+ * Which credential a kubeconfig of {@link FakeApiServer} carries: a token, a client certificate
+ * (inline data), or, by default, the server's default credential.
+ *
+ * @example
+ * ```ts
+ * const kc = api.kubeConfig({ clientCertificate: api.issueClientCertificate('alice', ['devs']) });
+ * ```
+ */
+export interface FakeKubeConfigOptions {
+  readonly token?: string;
+  readonly clientCertificate?: ClientCertificate;
 }
 
 /**
@@ -103,8 +124,16 @@ export interface RecordedRequest {
   readonly namespace: string | undefined;
   readonly name: string | undefined;
   readonly contentType: string | undefined;
-  /** The authenticated user. */
+  /** The user the request acts as (the impersonated one when it impersonates); undefined on a 401. */
   readonly user: string | undefined;
+  /** The groups of that user (a certificate's O, a token's `groups`, `Impersonate-Group`). */
+  readonly groups?: ReadonlyArray<string>;
+  /** How the request authenticated. */
+  readonly authenticatedBy?: 'token' | 'certificate';
+  /** The authenticated user, when the request impersonated `user` (`Impersonate-User`). */
+  readonly impersonator?: string;
+  /** True when the request was answered 401 Unauthorized. */
+  readonly unauthorized?: boolean;
 }
 
 /**
@@ -179,7 +208,7 @@ export interface FakeApiServer {
   readonly port: number;
   /** The CA certificate (PEM) of an HTTPS server. */
   readonly caCert: string | undefined;
-  /** The token the default kubeconfig uses (undefined when authentication is off). */
+  /** The token the default kubeconfig uses (undefined when authentication is off or by client certificate). */
   readonly token: string | undefined;
   /** The current global resourceVersion. */
   readonly resourceVersion: string;
@@ -191,12 +220,18 @@ export interface FakeApiServer {
   openWatches(resource?: ResourceRef): number;
   /** Resolves once at least `count` watches of `resource` (or of any resource) are open. */
   waitForWatches(count?: number, resource?: ResourceRef): Promise<void>;
-  /** A @kubernetes/client-node KubeConfig for this server (optionally as another token). */
-  kubeConfig(options?: { readonly token?: string }): KubeConfig;
+  /** A @kubernetes/client-node KubeConfig for this server (optionally as another token or certificate). */
+  kubeConfig(options?: FakeKubeConfigOptions): KubeConfig;
   /** The same kubeconfig as JSON (which kubectl reads as YAML). */
-  kubeConfigText(options?: { readonly token?: string }): string;
+  kubeConfigText(options?: FakeKubeConfigOptions): string;
   /** Writes `kubeConfigText` to a file. */
-  writeKubeConfig(file: string, options?: { readonly token?: string }): Promise<void>;
+  writeKubeConfig(file: string, options?: FakeKubeConfigOptions): Promise<void>;
+  /** Signs a client certificate with the server's CA (user = CN, groups = O). HTTPS only. */
+  issueClientCertificate(user: string, groups?: ReadonlyArray<string>, options?: ClientCertificateOptions): ClientCertificate;
+  /** Accepts one more bearer token (replacing one with the same value). */
+  addToken(token: FakeToken): void;
+  /** Stops accepting a token (from the next request on: open watches go on, as in kube). True if it was known. */
+  revokeToken(token: string): boolean;
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition | Resource): ResourceType;
   /** Creates (POST semantics); the namespace is `metadata.namespace` or `default`. */
@@ -276,8 +311,9 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
-  const tokens = options.tokens ?? (options.http ? false : [{ token: DEFAULT_TOKEN, user: 'admin' }]);
-  const auth = new Authenticator(tokens);
+  const certAuth = !options.http && (options.clientCertificateAuth ?? false);
+  const tokens = options.tokens ?? (options.http || certAuth ? false : [{ token: DEFAULT_TOKEN, user: 'admin' }]);
+  const auth = new Authenticator(tokens, () => scheduler.now(), certAuth);
   const requestLogLimit = options.requestLogLimit ?? 10000;
   let requests: RecordedRequest[] = [];
   const watchWaiters = new Set<() => void>();
@@ -299,35 +335,48 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const certs = options.http ? undefined : generateCertificates();
   let serverAddress = '127.0.0.1';
 
+  const log = (req: IncomingMessage, url: URL, info: RequestInfo, principal: Principal | undefined, unauthorized: boolean): void => {
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      verb: info.verb,
+      resource: info.isResourceRequest ? (info.group ? `${info.resource}.${info.group}` : info.resource) : undefined,
+      namespace: info.isResourceRequest && info.namespace ? info.namespace : undefined,
+      name: info.name || undefined,
+      contentType: req.headers['content-type'],
+      user: principal?.user,
+      ...(principal ? { groups: principal.groups, authenticatedBy: principal.via } : {}),
+      ...(principal?.impersonator !== undefined ? { impersonator: principal.impersonator } : {}),
+      ...(unauthorized ? { unauthorized } : {}),
+    });
+    if (requests.length > requestLogLimit) requests = requests.slice(-requestLogLimit);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const info = requestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-    let user: string | undefined;
     try {
       if (HEALTH.has(url.pathname)) {
         res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
         res.end('ok');
         return;
       }
-      const token = url.pathname === '/version' ? undefined : auth.authenticate(req);
-      user = token ? (token.user ?? token.token) : undefined;
-      if (url.pathname.startsWith(CONTROL_PREFIX)) {
+      const control = url.pathname.startsWith(CONTROL_PREFIX);
+      let principal: Principal | undefined;
+      try {
+        principal = url.pathname === '/version' ? undefined : auth.authenticate(req);
+      } catch (e) {
+        // A rejected request (401, or a 403 on impersonation) is logged too, never its credential.
+        if (!control) log(req, url, info, undefined, e instanceof StatusError && e.status.code === 401);
+        throw e;
+      }
+      if (control) {
         await handleControl(faults, req, res, url.pathname);
         return;
       }
-      if (faults.partitions.intercept(req, res, user)) return;
-      requests.push({
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        verb: info.verb,
-        resource: info.isResourceRequest ? (info.group ? `${info.resource}.${info.group}` : info.resource) : undefined,
-        namespace: info.isResourceRequest && info.namespace ? info.namespace : undefined,
-        name: info.name || undefined,
-        contentType: req.headers['content-type'],
-        user,
-      });
-      if (requests.length > requestLogLimit) requests = requests.slice(-requestLogLimit);
+      if (faults.partitions.intercept(req, res, principal?.user)) return;
+      log(req, url, info, principal, false);
       const injected = faults.takeFailure(info);
       if (injected) {
         writeStatus(res, injected);
@@ -339,7 +388,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
         else writeNotFoundPage(res);
         return;
       }
-      auth.authorize(token, info);
+      auth.authorize(principal, info);
       const type = types.find(info.group, info.version, info.resource);
       if (!type) {
         if (types.all().some((t) => t.group === info.group && t.version === info.version)) {
@@ -354,7 +403,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
-  const server: Server = certs ? createHttpsServer({ cert: certs.serverCert, key: certs.serverKey }, listener) : createHttpServer(listener);
+  // Client certificates are asked for, never required: each request then authenticates by one, by
+  // a token, or gets a 401 (kube-apiserver's VerifyClientCertIfGiven), rather than a TLS failure.
+  const tlsOptions = certs && { cert: certs.serverCert, key: certs.serverKey, ca: certs.caCert, requestCert: true, rejectUnauthorized: false };
+  const server: Server = tlsOptions ? createHttpsServer(tlsOptions, listener) : createHttpServer(listener);
   server.keepAliveTimeout = 60000;
   const sockets = new Set<Socket>();
   server.on('connection', (s: Socket) => {
@@ -370,18 +422,28 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   serverAddress = `127.0.0.1:${port}`;
   const url = `${certs ? 'https' : 'http'}://127.0.0.1:${port}`;
   const defaultToken = tokens === false ? undefined : tokens[0]?.token;
-
   // client-node 1.4 refuses an http:// server unless skipTLSVerify is set ("HTTP protocol is not
   // allowed when skipTLSVerify is not set"); there is no TLS to verify, so say so.
   const plainHttpCluster = { 'insecure-skip-tls-verify': true };
-  const kubeConfigText = (o?: { readonly token?: string }): string => {
+  const issueClientCertificate = (user: string, groups?: ReadonlyArray<string>, o?: ClientCertificateOptions): ClientCertificate => {
+    if (!certs) throw new Error('client certificates need an HTTPS fake API server (not http: true)');
+    return certs.issueClientCertificate(user, groups, o);
+  };
+  let defaultCertificate: ClientCertificate | undefined;
+  const credential = (o?: FakeKubeConfigOptions): JsonObject => {
+    const cert = o?.clientCertificate ?? (o?.token === undefined && certAuth ? (defaultCertificate ??= issueClientCertificate('admin', ['system:masters'])) : undefined);
+    if (cert) return { 'client-certificate-data': Buffer.from(cert.cert).toString('base64'), 'client-key-data': Buffer.from(cert.key).toString('base64') };
     const token = o?.token ?? defaultToken;
+    return token ? { token } : {};
+  };
+
+  const kubeConfigText = (o?: FakeKubeConfigOptions): string => {
     return JSON.stringify(
       {
         apiVersion: 'v1',
         kind: 'Config',
         clusters: [{ name: 'rxkube-fake', cluster: { server: url, ...(certs ? { 'certificate-authority-data': Buffer.from(certs.caCert).toString('base64') } : plainHttpCluster) } }],
-        users: [{ name: 'rxkube-fake-user', user: token ? { token } : {} }],
+        users: [{ name: 'rxkube-fake-user', user: credential(o) }],
         contexts: [{ name: 'rxkube-fake', context: { cluster: 'rxkube-fake', user: 'rxkube-fake-user', namespace: 'default' } }],
         'current-context': 'rxkube-fake',
         preferences: {},
@@ -440,6 +502,9 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     },
     kubeConfigText,
     writeKubeConfig: (file, o) => writeFile(file, kubeConfigText(o), { mode: 0o600 }),
+    issueClientCertificate,
+    addToken: (t) => auth.addToken(t),
+    revokeToken: (t) => auth.revokeToken(t),
     registerResource: (def) => types.register(def),
     create: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {

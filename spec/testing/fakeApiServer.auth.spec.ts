@@ -71,7 +71,7 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
     expect((await get('/version')).major).toBe('1');
     api.registerResource({ group: 'example.com', version: 'v1alpha1', plural: 'gadgets', kind: 'Gadget', namespaced: false });
     const groups = await get('/apis');
-    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'example.com']);
+    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual(['apps', 'events.k8s.io', 'example.com']);
     const ex = await get('/apis/example.com/v1alpha1');
     expect(ex.resources[0]).toMatchObject({ name: 'gadgets', kind: 'Gadget', namespaced: false, singularName: 'gadget' });
   });

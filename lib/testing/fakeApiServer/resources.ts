@@ -94,7 +94,7 @@ const core = (plural: string, kind: string, namespaced: boolean, shortNames: str
 const apps = (plural: string, kind: string, shortNames: string[], fields: ResourceDefinition['fieldSelectors'] = {}) =>
   toType({ group: 'apps', version: 'v1', plural, kind, namespaced: true, shortNames, fieldSelectors: fields }, true, { setsGeneration: true });
 
-/** The built-in types served by default (core/v1 and apps/v1). */
+/** The built-in types served by default (core/v1, apps/v1 and events.k8s.io/v1). */
 export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true }, {
     'spec.nodeName': path('spec', 'nodeName'),
@@ -118,6 +118,8 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   apps('replicasets', 'ReplicaSet', ['rs'], { 'status.replicas': path('status', 'replicas') }),
   apps('statefulsets', 'StatefulSet', ['sts']),
   apps('daemonsets', 'DaemonSet', ['ds']),
+  // events.k8s.io/v1: what event recorders write (client-go's tools/events, kube-rs's Recorder).
+  toType({ group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }, true, { setsGeneration: false }),
 ]);
 
 /**

@@ -73,3 +73,7 @@ export * from './write/jsonPatch.js';
 export * from './write/mergePatch.js';
 export * from './write/finalizerError.js';
 export * from './write/finalizer.js';
+export * from './write/objectReference.js';
+export * from './write/eventSink.js';
+export * from './write/eventRecordError.js';
+export * from './write/eventRecorder.js';

@@ -1,8 +1,19 @@
 // The write side end to end: patches built by rxkube, sent by @kubernetes/client-node's real stack
 // (1.4 on the Node 20 leg, 2.0 on the Node 24 leg) to the fake API server.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
-import { controllerReference, finalizer, jsonPatch, mergePatch, type FinalizerEvent } from '../../lib/index.js';
+import { AppsV1Api, CoreV1Api, EventsV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
+import { filter, firstValueFrom } from 'rxjs';
+import {
+  clientNodeEventSink,
+  controllerReference,
+  eventRecorder,
+  finalizer,
+  jsonPatch,
+  mergePatch,
+  objectReference,
+  type FinalizerEvent,
+  type KubeEvent,
+} from '../../lib/index.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const statusOf = async (p: Promise<unknown>): Promise<number | undefined> =>
@@ -109,5 +120,33 @@ describe('write side through client-node against the fake API server', () => {
       step: 'remove',
     });
     expect(api.get('configmaps', 'default', 'f')).toBeDefined();
+  });
+
+  it('eventRecorder writes events.k8s.io/v1 Events through EventsV1Api, repeats as one Event with a series', async () => {
+    const cm = await createCm();
+    const recorder = eventRecorder({
+      sink: clientNodeEventSink(api.kubeConfig().makeApiClient(EventsV1Api)),
+      reportingController: 'example.com/labeller',
+      reportingInstance: 'labeller-0',
+    });
+    const regarding = objectReference(cm, { apiVersion: 'v1', kind: 'ConfigMap' });
+    const series = firstValueFrom(recorder.written$.pipe(filter((e) => e.series?.count === 3)));
+    for (let i = 0; i < 3; i++) recorder.publish({ type: 'Normal', reason: 'Labelled', action: 'Patch', note: 'ready=3', regarding });
+    await series;
+    recorder.close();
+    const stored = api.list<KubeEvent>('events.events.k8s.io', 'default').items;
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      reason: 'Labelled',
+      action: 'Patch',
+      note: 'ready=3',
+      reportingController: 'example.com/labeller',
+      regarding: { kind: 'ConfigMap', name: 'cm', namespace: 'default', uid: cm.metadata!.uid },
+      series: { count: 3 },
+    });
+    expect(stored[0].eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(stored[0].metadata.name).toMatch(/^cm\.[0-9a-f]+$/);
   });
 });

@@ -18,8 +18,14 @@ import {
   type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { touched, type SharedInformer, type SharedInformerFactory } from '../../lib/index.js';
-import { ByOwner, byControllerUid, controllerOf } from './ownerIndex.js';
+import {
+  ControllerOwnerIndex as ByOwner,
+  controllerOf,
+  controllerOwnerIndexers,
+  touched,
+  type SharedInformer,
+  type SharedInformerFactory,
+} from '../../lib/index.js';
 
 /** What the controller concludes about one Deployment. */
 export interface DeploymentStatus {
@@ -51,8 +57,8 @@ export function controllerInformers(factory: SharedInformerFactory): {
 } {
   return {
     deployments: factory.deployments(),
-    replicaSets: factory.replicaSets({ indexers: { [ByOwner]: byControllerUid } }),
-    pods: factory.pods({ indexers: { [ByOwner]: byControllerUid } }),
+    replicaSets: factory.replicaSets({ indexers: controllerOwnerIndexers }),
+    pods: factory.pods({ indexers: controllerOwnerIndexers }),
   };
 }
 

@@ -75,6 +75,12 @@ describe('write side through client-node against the fake API server', () => {
     expect(patched.metadata?.ownerReferences).toEqual([
       { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: owner.metadata!.uid, controller: true, blockOwnerDeletion: true },
     ]);
+    // Two controllers, or a reference without a uid, are refused as kube does (422).
+    const two = jsonPatch(patched, (d) => {
+      d.metadata!.ownerReferences!.push({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'api', uid: 'u2', controller: true });
+    });
+    expect(await statusOf(core.patchNamespacedConfigMap({ name: 'cm', namespace: 'default', body: two }))).toBe(422);
+    expect(await statusOf(core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'x', ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: '' }] } } }))).toBe(422);
   });
 
   it('finalizer: adds the finalizer first, applies, holds the deleted object (DELETE twice is fine) until cleanup removes it', async () => {

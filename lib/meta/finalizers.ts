@@ -1,6 +1,13 @@
 import type { KubeObject } from './kubeObject.js';
 
-/** Metadata with the fields finalizers need (client-node's `V1ObjectMeta` fits). */
+/**
+ * Metadata with the fields finalizers need (client-node's `V1ObjectMeta` fits).
+ *
+ * @example
+ * ```ts
+ * const meta: FinalizerMeta = { finalizers: ['example.com/cleanup'], deletionTimestamp: '2026-01-01T00:00:00Z' };
+ * ```
+ */
 export interface FinalizerMeta {
   finalizers?: string[];
   deletionTimestamp?: string | Date;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { jsonPatch, mergePatch, toJsonPointer, type KubeObject } from '../../lib/index.js';
+import { seededRandom, type JsonObject } from '../../lib/testing/index.js';
+import { applyPatch } from '../../lib/testing/fakeApiServer/patch.js';
 
 interface Cm extends KubeObject {
   data?: { [k: string]: string };
@@ -91,5 +93,39 @@ describe('client-node model instances', () => {
     expect(jsonPatch(obj, (d) => void (d.spec.peer = { ...d.spec.peer, port: 80 }), { resourceVersion: false })).toEqual([
       { op: 'replace', path: '/spec/peer', value: { from: 'a', port: 80 } },
     ]);
+  });
+});
+
+describe('patches applied by the fake API server give what the recipe made', () => {
+  /** A random recipe: the same choices for the same `r` sequence. */
+  const randomRecipe = (r: () => number) => (d: Cm) => {
+    const steps = 1 + Math.floor(r() * 4);
+    for (let i = 0; i < steps; i++) {
+      const what = ['push', 'splice', 'set', 'delete', 'label', 'unlabel', 'pop', 'unshift'][Math.floor(r() * 8)];
+      if (what === 'push') d.list!.push(`x${i}`);
+      else if (what === 'splice' && d.list!.length) d.list!.splice(Math.floor(r() * d.list!.length), 1);
+      else if (what === 'pop') d.list!.pop();
+      else if (what === 'unshift') d.list!.unshift(`u${i}`);
+      else if (what === 'set') d.data![`k${i}`] = String(r());
+      else if (what === 'delete') delete d.data!.x;
+      else if (what === 'label') d.metadata!.labels![`a/b~${i}`] = 'v';
+      else if (what === 'unlabel') delete d.metadata!.labels!.keep;
+    }
+  };
+  const plain = (o: unknown) => JSON.parse(JSON.stringify(o)) as JsonObject;
+
+  // Each patch, applied by the server's RFC 6902 and RFC 7386 code, must give the recipe's result.
+  it('holds for 300 seeded random recipes over objects and arrays', () => {
+    const rng = seededRandom(7).next;
+    for (let run = 0; run < 300; run++) {
+      const base: Cm = { ...cm(), list: ['a', 'b', 'c', 'd'].slice(0, Math.floor(rng() * 5)) };
+      const seed = Math.floor(rng() * 1e9);
+      const expected = structuredClone(base);
+      randomRecipe(seededRandom(seed).next)(expected);
+      const ops = jsonPatch(base, (d) => randomRecipe(seededRandom(seed).next)(d as Cm));
+      const body = mergePatch(base, (d) => randomRecipe(seededRandom(seed).next)(d as Cm));
+      expect([run, plain(applyPatch('json', plain(base), ops))]).toEqual([run, plain(expected)]);
+      expect([run, plain(body ? applyPatch('merge', plain(base), body) : base)]).toEqual([run, plain(expected)]);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { defer, filter, type OperatorFunction } from 'rxjs';
+import { defer, filter, type Observable } from 'rxjs';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { metaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
 
@@ -51,13 +51,15 @@ export const resourceVersionPredicate: Predicate<KubeObject> = (obj) => obj.meta
  * deployments.events$.pipe(applied(), predicateFilter(generationPredicate)).subscribe(reconcile);
  * ```
  */
-export function predicateFilter<T extends KubeObject>(
-  predicate: Predicate<T>,
-  options: { keyFunc?: KeyFunc<T> } = {},
-): OperatorFunction<T, T> {
+export function predicateFilter<P extends KubeObject>(
+  predicate: Predicate<P>,
+  options: { keyFunc?: KeyFunc<P> } = {},
+): <T extends P>(source: Observable<T>) => Observable<T> {
   const keyOf = options.keyFunc ?? metaNamespaceKeyFunc;
+  // Generic in the element type T (not only the predicate's P), so that a predicate written for
+  // KubeObject keeps a V1Deployment stream a V1Deployment stream.
   // A fresh memory per subscription (defer): the operator is cold like every RxJS operator.
-  return (source) =>
+  return <T extends P>(source: Observable<T>): Observable<T> =>
     defer(() => {
       const seen = new Map<string, string>();
       return source.pipe(

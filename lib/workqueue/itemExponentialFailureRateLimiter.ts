@@ -1,0 +1,39 @@
+import type { RateLimiter } from './rateLimiter.js';
+
+/**
+ * Per-item exponential backoff (client-go's `ItemExponentialFailureRateLimiter`): the n-th retry of
+ * an item (n from 0) waits `baseMs * 2^n`, capped at `maxMs`. `forget` resets the item.
+ * Defaults: 5 ms doubling up to 1000 s, as client-go's default controller limiter.
+ *
+ * ```text
+ * when(a): 5, 10, 20, 40, ... 1_000_000   forget(a): back to 5
+ * ```
+ *
+ * @example
+ * ```ts
+ * const limiter = itemExponentialFailureRateLimiter<string>({ baseMs: 100, maxMs: 60_000 });
+ * limiter.when('ns/a', 0); // 100
+ * limiter.when('ns/a', 0); // 200
+ * ```
+ */
+export function itemExponentialFailureRateLimiter<T>(
+  options: { baseMs?: number; maxMs?: number } = {},
+): RateLimiter<T> {
+  const baseMs = options.baseMs ?? 5;
+  const maxMs = options.maxMs ?? 1_000_000;
+  const failures = new Map<T, number>();
+  return {
+    when(item) {
+      const n = failures.get(item) ?? 0;
+      failures.set(item, n + 1);
+      // 2^n overflows to Infinity for large n: the cap catches it.
+      return Math.min(baseMs * 2 ** n, maxMs);
+    },
+    forget(item) {
+      failures.delete(item);
+    },
+    numRequeues(item) {
+      return failures.get(item) ?? 0;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { RateLimiter } from './rateLimiter.js';
+
+/**
+ * The longest delay of several limiters (client-go's `MaxOfRateLimiter`). Every limiter is asked
+ * (each counts the failure); `numRequeues` is the largest count; `forget` forgets in all.
+ *
+ * @example
+ * ```ts
+ * const limiter = maxOfRateLimiter(itemExponentialFailureRateLimiter<string>(), bucketRateLimiter<string>());
+ * ```
+ */
+export function maxOfRateLimiter<T>(...limiters: ReadonlyArray<RateLimiter<T>>): RateLimiter<T> {
+  return {
+    when(item, nowMs) {
+      let delay = 0;
+      for (const limiter of limiters) delay = Math.max(delay, limiter.when(item, nowMs));
+      return delay;
+    },
+    forget(item) {
+      for (const limiter of limiters) limiter.forget(item);
+    },
+    numRequeues(item) {
+      let n = 0;
+      for (const limiter of limiters) n = Math.max(n, limiter.numRequeues(item));
+      return n;
+    },
+  };
+}

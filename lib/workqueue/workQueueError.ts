@@ -1,0 +1,46 @@
+import { RxkubeError } from '../errors.js';
+
+/**
+ * An item was added to a work queue that has been shut down. Whatever added it should have stopped
+ * first (a controller removes its event handlers before it shuts its queue down).
+ *
+ * @example
+ * ```ts
+ * queue.shutDown();
+ * try { queue.add('ns/a'); } catch (e) { if (e instanceof QueueShutDownError) console.log(e.key); }
+ * ```
+ */
+export class QueueShutDownError extends RxkubeError {
+  /** The key that was not added. */
+  readonly key: unknown;
+
+  constructor(queueName: string, key: unknown) {
+    super(
+      'QueueShutDownError',
+      `work queue ${JSON.stringify(queueName)} is shut down: ${JSON.stringify(String(key))} was not added; stop adding before calling shutDown()`,
+    );
+    this.key = key;
+  }
+}
+
+/**
+ * `done(key)` was called for a key that no worker holds (never handed out by `get$`/`tryGet`, or
+ * already done). Each key handed out must be marked done exactly once.
+ *
+ * @example
+ * ```ts
+ * try { queue.done('ns/never-got'); } catch (e) { if (e instanceof NotInFlightError) console.log(e.key); }
+ * ```
+ */
+export class NotInFlightError extends RxkubeError {
+  /** The key passed to `done`. */
+  readonly key: unknown;
+
+  constructor(queueName: string, key: unknown) {
+    super(
+      'NotInFlightError',
+      `work queue ${JSON.stringify(queueName)}: done(${JSON.stringify(String(key))}) but no worker holds that key; call done once per key handed out by get`,
+    );
+    this.key = key;
+  }
+}

@@ -1,0 +1,411 @@
+import {
+  BehaviorSubject,
+  Observable,
+  Subject,
+  Subscription,
+  asyncScheduler,
+  combineLatest,
+  filter,
+  map,
+  take,
+  timer,
+  type SchedulerLike,
+} from 'rxjs';
+import type { HandlerRegistration } from '../informer/handlerRegistration.js';
+import type { Notification } from '../informer/notification.js';
+import type { KubeObject } from '../meta/kubeObject.js';
+import type { RateLimiter } from '../workqueue/rateLimiter.js';
+import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
+import type { ChangePredicate } from './changePredicate.js';
+import { CacheSyncTimeoutError, ControllerConfigError, ReconcileError } from './controllerErrors.js';
+import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
+import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
+import type { Reconciler } from './reconciler.js';
+import {
+  changePriority,
+  owned,
+  primaryKey,
+  type OwnerKind,
+  type TriggerInformer,
+  type TriggerSource,
+} from './triggerSource.js';
+
+/**
+ * What a controller needs of its primary informer: handlers, start, and reads of its store.
+ *
+ * @example
+ * ```ts
+ * const primary: ForInformer<V1Deployment> = factory.deployments();
+ * ```
+ */
+export interface ForInformer<T> extends TriggerInformer<T> {
+  getByKey(key: string): T | undefined;
+  listKeys(): ReadonlyArray<string>;
+}
+
+/**
+ * Options of {@link controller}. Names follow controller-runtime's builder and kube-rs' `Controller`.
+ *
+ * @example
+ * ```ts
+ * const options: ControllerOptions<V1ReplicaSet> = {
+ *   for: replicaSets,
+ *   forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+ *   owns: [pods],
+ *   reconcile: async (key, { object }) => { if (object) await scale(object); },
+ *   concurrency: 4,
+ * };
+ * ```
+ */
+export interface ControllerOptions<T extends KubeObject> {
+  /** The primary informer: its changes enqueue their own keys; reconcile reads from its store. */
+  readonly for: ForInformer<T>;
+  readonly reconcile: Reconciler<T>;
+  /** Used in errors, metrics labels and handler names. Default `controller`. */
+  readonly name?: string;
+  /** The primary's kind: needed by `owns` to follow owner references. */
+  readonly forKind?: OwnerKind;
+  /** Only changes of the primary that pass every predicate enqueue (`WithEventFilter` / `For(..., WithPredicates)`). */
+  readonly predicates?: ReadonlyArray<ChangePredicate<T>>;
+  /** Owned objects: an informer (wrapped with {@link owned}) or an `owned(informer, { predicate })`. */
+  readonly owns?: ReadonlyArray<TriggerInformer<KubeObject> | TriggerSource>;
+  /** Other objects mapped to keys: `watch(informer, obj => keys)`. */
+  readonly watches?: ReadonlyArray<TriggerSource>;
+  /** How many reconciles run at once (`MaxConcurrentReconciles`). Default 1. */
+  readonly concurrency?: number;
+  /** Retry delays of failed keys. Default {@link defaultControllerRateLimiter}. */
+  readonly rateLimiter?: RateLimiter<string>;
+  /** A reconcile running longer (ms) is aborted and retried (`ReconciliationTimeout`). Default none. */
+  readonly reconcileTimeout?: number;
+  /** Fail (status `failed`, {@link CacheSyncTimeoutError}) if the informers are not synced by then (ms). Default 120 000. */
+  readonly cacheSyncTimeout?: number;
+  /** The clock of every timer. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /**
+   * The keys this replica owns (sharding): each emission replaces the filter. Until the first,
+   * nothing is reconciled. Keys not passing are not queued, and skipped if already queued; keys
+   * that start passing are queued (low priority).
+   */
+  readonly keyFilter$?: Observable<(key: string) => boolean>;
+  /**
+   * Whether to reconcile now (leader election). While false, informers run and keys are queued
+   * (warm), but no reconcile starts; reconciles in flight finish. Default: always true.
+   */
+  readonly leading$?: Observable<boolean>;
+}
+
+/**
+ * A running controller: see {@link controller}.
+ *
+ * @example
+ * ```ts
+ * ctl.start();
+ * ctl.errors$.subscribe((e) => console.warn(e.message));
+ * process.on('SIGTERM', () => void ctl.stop());
+ * ```
+ */
+export interface Controller {
+  readonly name: string;
+  /** The controller's queue: `queue.add(key)` reconciles a key on demand. */
+  readonly queue: WorkQueue<string>;
+  /** The current status, then every change; completes once stopped. */
+  readonly status$: Observable<ControllerStatus>;
+  /** Reconcile failures and a cache sync timeout. Hot; completes once stopped. */
+  readonly errors$: Observable<ReconcileError | CacheSyncTimeoutError>;
+  /** One event per reconcile, for metrics. Hot; completes once stopped. */
+  readonly metrics$: Observable<ControllerMetricEvent>;
+  status(): ControllerStatus;
+  stats(): ControllerStats;
+  /** Adds the handlers, starts the informers, and the workers once every informer has synced. */
+  start(): void;
+  /** Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent. */
+  stop(): Promise<void>;
+}
+
+interface Slot {
+  waiting: Subscription | undefined;
+}
+
+/**
+ * A controller (controller-runtime's `Controller`, kube-rs' `Controller`): changes of the primary
+ * (`for`), of owned objects (`owns`) and of watched objects (`watches`) enqueue keys in a
+ * {@link workQueue}; `concurrency` workers reconcile them, never one key in two workers at once.
+ * A throw requeues the key with the rate limiter, a {@link TerminalError} does not, `{ requeueAfter }`
+ * reconciles again later. Items from the initial list and unchanged resyncs go at low priority.
+ *
+ * ```text
+ * for:        --a---a'--------b--      (changes of the primary: keys a, b)
+ * owns:       -------p(a)------------   (a pod owned by a: key a)
+ * reconcile:  --[a]--[a']-----[b]----   (a' and p(a) merge while a is queued)
+ * ```
+ *
+ * @example
+ * ```ts
+ * const ctl = controller({
+ *   for: factory.deployments(),
+ *   forKind: { apiVersion: 'apps/v1', kind: 'Deployment' },
+ *   owns: [factory.replicaSets()],
+ *   predicates: [generationChanged],
+ *   reconcile: async (key, { object }) => {
+ *     if (!object) return; // deleted
+ *     await ensureLabel(object);
+ *   },
+ *   concurrency: 4,
+ * });
+ * ctl.start();
+ * ```
+ */
+export function controller<T extends KubeObject>(options: ControllerOptions<T>): Controller {
+  const name = options.name ?? 'controller';
+  const sources: TriggerSource[] = [
+    ...(options.owns ?? []).map((o) => ('keysOf' in o ? o : owned(o))),
+    ...(options.watches ?? []),
+  ];
+  if (sources.some((s) => s.needsForKind) && options.forKind === undefined) {
+    throw new ControllerConfigError(
+      `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
+    );
+  }
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: concurrency must be a whole number >= 1, got ${concurrency}`);
+  }
+  return new ControllerRun(name, options, sources, concurrency);
+}
+
+class ControllerRun<T extends KubeObject> implements Controller {
+  readonly queue: WorkQueue<string>;
+  readonly status$: Observable<ControllerStatus>;
+  readonly errors$: Observable<ReconcileError | CacheSyncTimeoutError>;
+  readonly metrics$: Observable<ControllerMetricEvent>;
+
+  private readonly scheduler: SchedulerLike;
+  private readonly statusSubject = new BehaviorSubject<ControllerStatus>('idle');
+  private readonly errors = new Subject<ReconcileError | CacheSyncTimeoutError>();
+  private readonly metrics = new Subject<ControllerMetricEvent>();
+  private readonly slots: Slot[];
+  private readonly controls = new Subscription();
+  private registrations: HandlerRegistration[] = [];
+  private keyFilter: (key: string) => boolean;
+  private leading = true;
+  private synced = false;
+  private active = 0;
+  private stopping: Promise<void> | undefined;
+  private readonly totals = { success: 0, error: 0, requeue: 0, requeue_after: 0 };
+  private errorsTotal = 0;
+  private terminalTotal = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly options: ControllerOptions<T>,
+    private readonly sources: ReadonlyArray<TriggerSource>,
+    private readonly concurrency: number,
+  ) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
+    this.status$ = this.statusSubject.asObservable();
+    this.errors$ = this.errors.asObservable();
+    this.metrics$ = this.metrics.asObservable();
+    this.slots = Array.from({ length: concurrency }, () => ({ waiting: undefined }));
+    this.keyFilter = options.keyFilter$ === undefined ? () => true : () => false;
+  }
+
+  status(): ControllerStatus {
+    return this.statusSubject.value;
+  }
+
+  stats(): ControllerStats {
+    return {
+      activeWorkers: this.active,
+      maxConcurrentReconciles: this.concurrency,
+      reconcileTotal: { ...this.totals },
+      reconcileErrorsTotal: this.errorsTotal,
+      terminalReconcileErrorsTotal: this.terminalTotal,
+    };
+  }
+
+  start(): void {
+    if (this.status() !== 'idle') return;
+    this.statusSubject.next('waitingForSync');
+    const primary = this.options.for;
+    const predicates = this.options.predicates ?? [];
+    this.registrations.push(
+      primary.addEventHandler(
+        {
+          next: (n: Notification<T>) => {
+            if (predicates.every((p) => p(n))) this.enqueue(primaryKey(n), changePriority(n));
+          },
+        },
+        { name: `${this.name}/for` },
+      ),
+    );
+    this.sources.forEach((source, i) => {
+      const handler = {
+        next: (n: Notification<never>) => {
+          const priority = changePriority(n as Notification<KubeObject>);
+          for (const key of source.keysOf(n, this.options.forKind)) this.enqueue(key, priority);
+        },
+      };
+      this.registrations.push(source.informer.addEventHandler(handler, { name: `${this.name}/source${i}` }));
+    });
+    this.watchControls();
+    primary.start();
+    for (const source of this.sources) source.informer.start();
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => this.tearDown('stopped', resolve));
+    return this.stopping;
+  }
+
+  private watchControls(): void {
+    const { keyFilter$, leading$ } = this.options;
+    if (keyFilter$ !== undefined) this.controls.add(keyFilter$.subscribe((f) => this.setKeyFilter(f)));
+    if (leading$ !== undefined) {
+      this.controls.add(
+        leading$.subscribe((leading) => {
+          this.leading = leading;
+          this.updateWorkers();
+        }),
+      );
+    }
+    const timeoutMs = this.options.cacheSyncTimeout ?? 120_000;
+    const syncTimeout = timer(timeoutMs, this.scheduler)
+      .pipe(map(() => new CacheSyncTimeoutError(this.name, timeoutMs)))
+      .subscribe((e) => {
+        this.errors.next(e);
+        this.stopping ??= new Promise<void>((resolve) => this.tearDown('failed', resolve));
+      });
+    this.controls.add(syncTimeout);
+    // Handlers (not only informers) synced: every initial-list key is queued before workers start.
+    this.controls.add(
+      combineLatest(this.registrations.map((r) => r.synced$))
+        .pipe(
+          filter((all) => all.every(Boolean)),
+          take(1),
+        )
+        .subscribe(() => {
+          syncTimeout.unsubscribe();
+          this.synced = true;
+          this.updateWorkers();
+        }),
+    );
+  }
+
+  private setKeyFilter(next: (key: string) => boolean): void {
+    const previous = this.keyFilter;
+    this.keyFilter = next;
+    // Keys that became ours: reconcile them (they may have changed while another replica had them).
+    for (const key of this.options.for.listKeys()) if (next(key) && !previous(key)) this.enqueue(key, LOW_PRIORITY);
+  }
+
+  private enqueue(key: string, priority: number): void {
+    if (this.queue.shuttingDown() || !this.keyFilter(key)) return;
+    this.queue.add(key, { priority });
+  }
+
+  private workersOn(): boolean {
+    return this.synced && this.leading && this.stopping === undefined;
+  }
+
+  private updateWorkers(): void {
+    if (this.stopping !== undefined) return;
+    if (this.synced) this.statusSubject.next(this.leading ? 'running' : 'standby');
+    for (const slot of this.slots) {
+      if (this.workersOn() && slot.waiting === undefined) this.takeNext(slot);
+      else if (!this.workersOn()) {
+        slot.waiting?.unsubscribe();
+        slot.waiting = undefined;
+      }
+    }
+  }
+
+  // A worker: waits for a key, reconciles it, and takes the next. A busy worker has no `waiting`
+  // subscription; get$ hands keys out in a loop, so synchronous reconciles do not recurse.
+  private takeNext(slot: Slot): void {
+    if (!this.workersOn()) return;
+    let delivered = false;
+    const sub = this.queue.get$().subscribe((item) => {
+      delivered = true;
+      slot.waiting = undefined;
+      this.process(item, slot);
+    });
+    if (!delivered) slot.waiting = sub;
+  }
+
+  private process({ key, priority }: QueueItem<string>, slot: Slot): void {
+    if (!this.keyFilter(key)) {
+      // No longer this replica's key: drop it (another replica reconciles it).
+      this.queue.forget(key);
+      this.queue.done(key);
+      this.takeNext(slot);
+      return;
+    }
+    this.active++;
+    const startedAt = this.scheduler.now();
+    const retries = this.queue.numRequeues(key);
+    const abort = new AbortController();
+    const ctx = { object: this.options.for.getByKey(key), priority, retries, signal: abort.signal };
+    runReconcile(this.options.reconcile, key, ctx, abort, {
+      timeoutMs: this.options.reconcileTimeout,
+      scheduler: this.scheduler,
+      priority,
+    }).subscribe((outcome) => this.finish(key, outcome, startedAt, retries, slot));
+  }
+
+  private finish(key: string, outcome: ReconcileOutcome, startedAt: number, retries: number, slot: Slot): void {
+    const seconds = (this.scheduler.now() - startedAt) / 1000;
+    this.totals[outcome.result]++;
+    const terminal = outcome.result === 'error' && outcome.terminal;
+    if (outcome.result === 'error') {
+      this.errorsTotal++;
+      if (terminal) this.terminalTotal++;
+    }
+    this.requeue(key, outcome);
+    this.active--;
+    this.queue.done(key);
+    this.metrics.next({ type: 'reconcile', result: outcome.result, seconds, terminal });
+    if (outcome.result === 'error') this.errors.next(new ReconcileError(this.name, key, outcome.error, terminal, retries));
+    this.takeNext(slot);
+  }
+
+  private requeue(key: string, outcome: ReconcileOutcome): void {
+    const q = this.queue;
+    if (q.shuttingDown()) return;
+    switch (outcome.result) {
+      case 'success':
+        q.forget(key);
+        return;
+      case 'requeue_after':
+        q.forget(key);
+        if (this.keyFilter(key)) q.addAfter(key, outcome.ms, { priority: outcome.priority });
+        return;
+      case 'requeue':
+        if (this.keyFilter(key)) q.addRateLimited(key, { priority: outcome.priority });
+        return;
+      case 'error':
+        if (outcome.terminal) q.forget(key);
+        else if (this.keyFilter(key)) q.addRateLimited(key);
+    }
+  }
+
+  private tearDown(final: 'stopped' | 'failed', resolve: () => void): void {
+    for (const r of this.registrations) r.remove();
+    this.registrations = [];
+    this.controls.unsubscribe();
+    for (const slot of this.slots) {
+      slot.waiting?.unsubscribe();
+      slot.waiting = undefined;
+    }
+    if (this.status() !== 'idle') this.statusSubject.next('stopping');
+    this.queue.shutDownWithDrain().subscribe({
+      complete: () => {
+        this.statusSubject.next(final);
+        this.statusSubject.complete();
+        this.errors.complete();
+        this.metrics.complete();
+        resolve();
+      },
+    });
+  }
+}

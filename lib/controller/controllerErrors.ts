@@ -1,0 +1,93 @@
+import { RxkubeError } from '../errors.js';
+
+/**
+ * A reconcile failed (threw, rejected, errored or timed out). `cause` is what it threw; `terminal`
+ * says whether it was a {@link TerminalError} (not retried) or not (requeued with the rate limiter).
+ *
+ * @example
+ * ```ts
+ * ctl.errors$.subscribe((e) => { if (e instanceof ReconcileError) console.warn(e.key, e.retries, e.message); });
+ * ```
+ */
+export class ReconcileError extends RxkubeError {
+  /** The key whose reconcile failed. */
+  readonly key: string;
+  /** True for a {@link TerminalError}: not requeued. */
+  readonly terminal: boolean;
+  /** How many times the key had been retried before this failure. */
+  readonly retries: number;
+
+  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number) {
+    const what = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'ReconcileError',
+      `controller ${JSON.stringify(controllerName)}: reconcile of ${JSON.stringify(key)} failed: ${what}; ${
+        terminal ? 'terminal error: not retried until the object changes' : `retrying with backoff (retry ${retries + 1})`
+      }`,
+      { cause },
+    );
+    this.key = key;
+    this.terminal = terminal;
+    this.retries = retries;
+  }
+}
+
+/**
+ * A reconcile ran longer than the controller's `reconcileTimeout`. Its `signal` is aborted (an
+ * Observable reconcile is unsubscribed), the key is released and retried with the rate limiter.
+ * A Promise reconcile that ignores the signal may still be running: honour `ctx.signal`.
+ *
+ * @example
+ * ```ts
+ * const reconcile: Reconciler<V1Pod> = async (key, { signal }) => { await fetch(url, { signal }); };
+ * ```
+ */
+export class ReconcileTimeoutError extends RxkubeError {
+  readonly key: string;
+  readonly timeoutMs: number;
+
+  constructor(key: string, timeoutMs: number) {
+    super(
+      'ReconcileTimeoutError',
+      `reconcile of ${JSON.stringify(key)} did not finish within ${timeoutMs} ms; aborted its signal and will retry (raise reconcileTimeout if it needs longer)`,
+    );
+    this.key = key;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The informers a controller uses did not sync within `cacheSyncTimeout`; the controller stopped
+ * without reconciling anything (controller-runtime's `CacheSyncTimeout`). Check the API server, the
+ * credentials and the permissions to list and watch each resource.
+ *
+ * @example
+ * ```ts
+ * ctl.errors$.subscribe((e) => { if (e instanceof CacheSyncTimeoutError) process.exitCode = 1; });
+ * ```
+ */
+export class CacheSyncTimeoutError extends RxkubeError {
+  readonly timeoutMs: number;
+
+  constructor(controllerName: string, timeoutMs: number) {
+    super(
+      'CacheSyncTimeoutError',
+      `controller ${JSON.stringify(controllerName)}: its informers did not sync within ${timeoutMs} ms; stopped. Check that the API server is reachable and that listing and watching each resource is allowed`,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * A controller's options are inconsistent (e.g. `owns` without `forKind`).
+ *
+ * @example
+ * ```ts
+ * try { controller({ for: deployments, owns: [pods], reconcile }); } catch (e) { if (e instanceof ControllerConfigError) console.error(e.message); }
+ * ```
+ */
+export class ControllerConfigError extends RxkubeError {
+  constructor(message: string) {
+    super('ControllerConfigError', message);
+  }
+}

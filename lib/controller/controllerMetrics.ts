@@ -1,0 +1,52 @@
+/**
+ * What a controller tells its metrics as it happens, on `metrics$`: one `reconcile` per reconcile
+ * run, with its result (the `result` label of `controller_runtime_reconcile_total`), its duration
+ * in seconds on the controller's scheduler clock (`controller_runtime_reconcile_time_seconds`), and
+ * whether it failed (`controller_runtime_reconcile_errors_total`) with a terminal error
+ * (`controller_runtime_terminal_reconcile_errors_total`).
+ *
+ * @example
+ * ```ts
+ * ctl.metrics$.subscribe((m) => histogram.observe(m.seconds));
+ * ```
+ */
+export interface ControllerMetricEvent {
+  readonly type: 'reconcile';
+  readonly result: 'success' | 'error' | 'requeue' | 'requeue_after';
+  readonly seconds: number;
+  readonly terminal: boolean;
+}
+
+/**
+ * A controller's figures now.
+ * - `activeWorkers`: reconciles running (`controller_runtime_active_workers`).
+ * - `maxConcurrentReconciles`: the `concurrency` option (`controller_runtime_max_concurrent_reconciles`).
+ * - `reconcileTotal`: reconciles by result (`controller_runtime_reconcile_total{result}`).
+ * - `reconcileErrorsTotal`, `terminalReconcileErrorsTotal`: failures, and the terminal ones among them.
+ *
+ * @example
+ * ```ts
+ * const { activeWorkers, reconcileTotal } = ctl.stats();
+ * ```
+ */
+export interface ControllerStats {
+  readonly activeWorkers: number;
+  readonly maxConcurrentReconciles: number;
+  readonly reconcileTotal: Readonly<Record<ControllerMetricEvent['result'], number>>;
+  readonly reconcileErrorsTotal: number;
+  readonly terminalReconcileErrorsTotal: number;
+}
+
+/**
+ * Where a controller is in its life, on `status$`:
+ * `idle` (created) -> `waitingForSync` (started, informers listing) -> `running` (workers take
+ * keys) / `standby` (synced, but `leading$` says false: events are queued, nothing reconciled) ->
+ * `stopping` (draining the reconciles in flight) -> `stopped`; `failed` when the informers did not
+ * sync in time.
+ *
+ * @example
+ * ```ts
+ * await firstValueFrom(ctl.status$.pipe(filter((s) => s === 'running')));
+ * ```
+ */
+export type ControllerStatus = 'idle' | 'waitingForSync' | 'running' | 'standby' | 'stopping' | 'stopped' | 'failed';

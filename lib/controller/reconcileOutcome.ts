@@ -1,0 +1,88 @@
+import {
+  Observable,
+  catchError,
+  defaultIfEmpty,
+  defer,
+  from,
+  isObservable,
+  map,
+  of,
+  race,
+  takeLast,
+  timer,
+  type SchedulerLike,
+} from 'rxjs';
+import { ReconcileTimeoutError } from './controllerErrors.js';
+import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';
+import { TerminalError } from './terminalError.js';
+
+/**
+ * How one reconcile ended, and so what happens to its key (controller-runtime's `reconcileHandler`);
+ * `result` is the `controller_runtime_reconcile_total` label.
+ * - `success`: forgotten (retry memory reset).
+ * - `requeue_after`: forgotten, queued again after `ms`.
+ * - `requeue`: queued again, rate-limited.
+ * - `error`: queued again rate-limited, or, for a {@link TerminalError} (`terminal`), forgotten.
+ *
+ * @example
+ * ```ts
+ * const outcome: ReconcileOutcome = { result: 'requeue_after', ms: 5000, priority: 0 };
+ * ```
+ */
+export type ReconcileOutcome =
+  | { readonly result: 'success' }
+  | { readonly result: 'requeue_after'; readonly ms: number; readonly priority: number }
+  | { readonly result: 'requeue'; readonly priority: number }
+  | { readonly result: 'error'; readonly error: unknown; readonly terminal: boolean };
+
+/**
+ * Runs a reconcile, whatever it returns (a value, a Promise, an Observable, or a throw), with an
+ * optional timeout on `scheduler`, and emits its {@link ReconcileOutcome} once. Unsubscribing (or
+ * the timeout) unsubscribes an Observable reconcile; the timeout also aborts `ctx.signal`.
+ *
+ * @example
+ * ```ts
+ * runReconcile(reconcile, 'ns/a', ctx, abort, { timeoutMs: 10_000, scheduler: asyncScheduler }).subscribe(handle);
+ * ```
+ */
+export function runReconcile<T>(
+  reconcile: Reconciler<T>,
+  key: string,
+  ctx: ReconcileContext<T>,
+  abort: AbortController,
+  options: { timeoutMs?: number; scheduler: SchedulerLike; priority: number },
+): Observable<ReconcileOutcome> {
+  const run$ = defer(() => {
+    const returned = reconcile(key, ctx);
+    return isObservable(returned) ? returned.pipe(takeLast(1)) : isPromiseLike(returned) ? from(returned) : of(returned);
+  }).pipe(defaultIfEmpty(undefined));
+  const timed$ =
+    options.timeoutMs === undefined
+      ? run$
+      : race(
+          run$,
+          timer(options.timeoutMs, options.scheduler).pipe(
+            map(() => {
+              abort.abort();
+              throw new ReconcileTimeoutError(key, options.timeoutMs as number);
+            }),
+          ),
+        );
+  return timed$.pipe(
+    map((result) => outcomeOf(result, options.priority)),
+    catchError((error: unknown) => of<ReconcileOutcome>({ result: 'error', error, terminal: error instanceof TerminalError })),
+  );
+}
+
+function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileOutcome {
+  const priority = result?.priority ?? queuedAt;
+  if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
+    return { result: 'requeue_after', ms: result.requeueAfter, priority };
+  }
+  if (result?.requeue) return { result: 'requeue', priority };
+  return { result: 'success' };
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<ReconcileResult | void> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
+}

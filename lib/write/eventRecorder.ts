@@ -161,6 +161,8 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       } else if (s.written === 0) {
         series.delete(s.key); // never created: the next occurrence starts afresh
         return;
+      } else {
+        s.written = count; // given up on these occurrences: only a newer one writes again
       }
       if (!closed && s.count > s.written) write(s);
     };

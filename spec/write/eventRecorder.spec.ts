@@ -101,6 +101,21 @@ describe('eventRecorder (virtual time)', () => {
     });
   });
 
+  it('a refused series update is given up, and written again only for a newer occurrence', () => {
+    const ts = newScheduler();
+    ts.run(({ flush }) => {
+      const { calls, sink } = fakeSink(ts, 1, (c) => (c.op === 'patch' && c.count === 2 ? new Failure(422) : undefined));
+      const r = eventRecorder({ sink, reportingController: 'c', reportingInstance: 'i', scheduler: ts });
+      const errors: EventRecordError[] = [];
+      r.errors$.subscribe((e) => errors.push(e));
+      for (const t of [0, 10, 50]) ts.schedule(() => r.publish(labelled), t);
+      flush();
+      expect(calls.map((c) => [c.t, c.op, c.count])).toEqual([[0, 'create', undefined], [10, 'patch', 2], [50, 'patch', 3]]);
+      expect(errors).toHaveLength(1);
+      r.close();
+    });
+  });
+
   it('close cancels pending retries and drops later publishes', () => {
     const ts = newScheduler();
     ts.run(({ flush }) => {

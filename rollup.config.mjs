@@ -12,7 +12,7 @@ const external = (id) =>
   deps.some((d) => id === d || id.startsWith(`${d}/`)) ||
   id === 'rxkube' || id.startsWith('rxkube/');
 
-const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts' };
+const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts', prometheus: 'lib/prometheus/index.ts' };
 const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
 
 const bin = 'lib/bin/rxkube-fake-apiserver.ts';

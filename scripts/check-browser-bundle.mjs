@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 // Files allowed to import Node built-ins (or @kubernetes/client-node, which does).
-const nodeOnly = [/^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//];
+const nodeOnly = [/^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//];
 const walk = (dir) => readdirSync(dir).flatMap((f) => {
   const p = join(dir, f);
   return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];

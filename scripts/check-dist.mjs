@@ -11,4 +11,9 @@ for (const [name, mod] of Object.entries({ esm, cjs, esmTesting, cjsTesting })) 
 if (typeof esm.metaNamespaceKeyFunc !== 'function' || typeof cjs.metaNamespaceKeyFunc !== 'function') {
   throw new Error('metaNamespaceKeyFunc missing from the build');
 }
+const esmPrometheus = await import('rxkube/prometheus');
+const cjsPrometheus = require('rxkube/prometheus');
+if (typeof esmPrometheus.prometheusMetrics !== 'function' || typeof cjsPrometheus.prometheusMetrics !== 'function') {
+  throw new Error('prometheusMetrics missing from rxkube/prometheus');
+}
 console.log(`dist ok: ${Object.keys(esm).length} exports (ESM), ${Object.keys(cjs).length} (CJS)`);

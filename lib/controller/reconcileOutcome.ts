@@ -22,7 +22,8 @@ import { TerminalError } from './terminalError.js';
  * - `success`: forgotten (retry memory reset).
  * - `requeue_after`: forgotten, queued again after `ms`.
  * - `requeue`: queued again, rate-limited.
- * - `error`: queued again rate-limited, or, for a {@link TerminalError} (`terminal`), forgotten.
+ * - `error`: queued again rate-limited at the priority it was queued at (as controller-runtime), or,
+ *   for a {@link TerminalError} (`terminal`), forgotten.
  *
  * @example
  * ```ts
@@ -33,7 +34,7 @@ export type ReconcileOutcome =
   | { readonly result: 'success' }
   | { readonly result: 'requeue_after'; readonly ms: number; readonly priority: number }
   | { readonly result: 'requeue'; readonly priority: number }
-  | { readonly result: 'error'; readonly error: unknown; readonly terminal: boolean };
+  | { readonly result: 'error'; readonly error: unknown; readonly terminal: boolean; readonly priority: number };
 
 /**
  * Runs a reconcile, whatever it returns (a value, a Promise, an Observable, or a throw), with an
@@ -70,7 +71,9 @@ export function runReconcile<T>(
         );
   return timed$.pipe(
     map((result) => outcomeOf(result, options.priority)),
-    catchError((error: unknown) => of<ReconcileOutcome>({ result: 'error', error, terminal: error instanceof TerminalError })),
+    catchError((error: unknown) =>
+      of<ReconcileOutcome>({ result: 'error', error, terminal: error instanceof TerminalError, priority: options.priority }),
+    ),
   );
 }
 

@@ -1,0 +1,229 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Controller } from '../controller/controller.js';
+import type { WorkQueue } from '../workqueue/workQueue.js';
+
+/**
+ * What {@link prometheusMetrics} reads of an informer: its last resource version and its store size.
+ * Every rxkube `Informer` fits.
+ *
+ * @example
+ * ```ts
+ * const source: InformerMetricsSource = factory.pods();
+ * ```
+ */
+export interface InformerMetricsSource {
+  lastSyncResourceVersion(): string;
+  getStore(): { readonly size: number };
+}
+
+/** The labels client-go gives informer metrics. */
+export interface InformerMetricLabels {
+  readonly name: string;
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+}
+
+/**
+ * Adds rxkube's queues, controllers and informers to a prom-client registry; each `add...` returns
+ * a function that removes what it added.
+ *
+ * @example
+ * ```ts
+ * const metrics = prometheusMetrics(registry);
+ * const remove = metrics.addController(ctl);
+ * ```
+ */
+export interface PrometheusMetrics {
+  /** client-go's `workqueue_*` metrics, labels `name` and `controller` (the queue's name). */
+  addWorkQueue(queue: WorkQueue<unknown>): () => void;
+  /** controller-runtime's `controller_runtime_*` metrics (label `controller`), and its queue's. */
+  addController(controller: Controller): () => void;
+  /** `informer_store_resource_version` (client-go) and `rxkube_informer_store_items`. */
+  addInformer(informer: InformerMetricsSource, labels: InformerMetricLabels): () => void;
+}
+
+// client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12).
+const QUEUE_BUCKETS = Array.from({ length: 12 }, (_, i) => 1e-8 * 10 ** i);
+// controller-runtime's reconcile_time_seconds buckets.
+const RECONCILE_BUCKETS = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
+  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+const RESULTS = ['success', 'error', 'requeue', 'requeue_after'] as const;
+
+/**
+ * Registers the metrics of rxkube's work queues, controllers and informers on a prom-client
+ * `Registry` you pass, under client-go's and controller-runtime's names, so existing dashboards
+ * work. Counters and histograms follow the core's `metrics$`; gauges read `stats()` when scraped.
+ * Counters start from the totals at the time of `add...`. Call it once per registry.
+ *
+ * Not exported: client-go's `informer_queued_items` (the delta FIFO's length is not part of the
+ * informer's public API yet).
+ *
+ * @example
+ * ```ts
+ * import { Registry } from 'prom-client';
+ * import { prometheusMetrics } from 'rxkube/prometheus';
+ *
+ * const registry = new Registry();
+ * const metrics = prometheusMetrics(registry);
+ * metrics.addController(ctl);
+ * metrics.addInformer(deployments, { name: 'deployments', group: 'apps', version: 'v1', resource: 'deployments' });
+ * const text = await registry.metrics();
+ * ```
+ */
+export function prometheusMetrics(registry: Registry): PrometheusMetrics {
+  const registers = [registry];
+  const addWorkQueue = workQueueMetrics(registers);
+  const addControllerOnly = controllerMetrics(registers);
+  return {
+    addWorkQueue,
+    addController(controller) {
+      const removeController = addControllerOnly(controller);
+      const removeQueue = addWorkQueue(controller.queue as WorkQueue<unknown>);
+      return () => {
+        removeController();
+        removeQueue();
+      };
+    },
+    addInformer: informerMetrics(registers),
+  };
+}
+
+type Registers = Registry[];
+
+function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => () => void {
+  const queues = new Set<WorkQueue<unknown>>();
+  const labelNames = ['name', 'controller'];
+  const labelsOf = (queue: WorkQueue<unknown>) => ({ name: queue.name, controller: queue.name });
+  const gauge = (name: string, help: string, read: (queue: WorkQueue<unknown>) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        for (const queue of queues) this.set(labelsOf(queue), read(queue));
+      },
+    });
+  const gauges = [
+    gauge('workqueue_depth', 'Current depth of the work queue.', (x) => x.stats().depth),
+    gauge(
+      'workqueue_unfinished_work_seconds',
+      'Seconds of work in progress not yet observed by work_duration; large values indicate stuck workers.',
+      (x) => x.stats().unfinishedWorkSeconds,
+    ),
+    gauge(
+      'workqueue_longest_running_processor_seconds',
+      'Seconds the longest running processor of the work queue has been running.',
+      (x) => x.stats().longestRunningProcessorSeconds,
+    ),
+  ];
+  const adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by the work queue.', labelNames, registers });
+  const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by the work queue.', labelNames, registers });
+  const histogram = (name: string, help: string) => new Histogram({ name, help, labelNames, buckets: QUEUE_BUCKETS, registers });
+  const queueDuration = histogram('workqueue_queue_duration_seconds', 'Seconds an item stays in the work queue before being requested.');
+  const workDuration = histogram('workqueue_work_duration_seconds', 'Seconds processing an item from the work queue takes.');
+  return (queue) => {
+    const labels = labelsOf(queue);
+    queues.add(queue);
+    const start = queue.stats();
+    adds.inc(labels, start.addsTotal);
+    retries.inc(labels, start.retriesTotal);
+    const sub = queue.metrics$.subscribe((m) => {
+      if (m.type === 'add') adds.inc(labels);
+      else if (m.type === 'retry') retries.inc(labels);
+      else if (m.type === 'get') queueDuration.observe(labels, m.queueSeconds);
+      else workDuration.observe(labels, m.workSeconds);
+    });
+    return () => {
+      sub.unsubscribe();
+      queues.delete(queue);
+      for (const g of gauges) g.remove(labels);
+    };
+  };
+}
+
+function controllerMetrics(registers: Registers): (controller: Controller) => () => void {
+  const controllers = new Set<Controller>();
+  const gauge = (name: string, help: string, read: (c: Controller) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['controller'],
+      registers,
+      collect() {
+        for (const c of controllers) this.set({ controller: c.name }, read(c));
+      },
+    });
+  const gauges = [
+    gauge('controller_runtime_active_workers', 'Number of currently used workers per controller.', (c) => c.stats().activeWorkers),
+    gauge('controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller.', (c) => c.stats().maxConcurrentReconciles),
+  ];
+  const counter = (name: string, help: string, labelNames = ['controller']) => new Counter({ name, help, labelNames, registers });
+  const reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller.', ['controller', 'result']);
+  const reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller.');
+  const terminalErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors per controller.');
+  const reconcileTime = new Histogram({
+    name: 'controller_runtime_reconcile_time_seconds',
+    help: 'Length of time per reconciliation per controller.',
+    labelNames: ['controller'],
+    buckets: RECONCILE_BUCKETS,
+    registers,
+  });
+  return (controller) => {
+    const labels = { controller: controller.name };
+    controllers.add(controller);
+    const start = controller.stats();
+    for (const result of RESULTS) reconcileTotal.inc({ ...labels, result }, start.reconcileTotal[result]);
+    reconcileErrors.inc(labels, start.reconcileErrorsTotal);
+    terminalErrors.inc(labels, start.terminalReconcileErrorsTotal);
+    const sub = controller.metrics$.subscribe((m) => {
+      reconcileTotal.inc({ ...labels, result: m.result });
+      if (m.result === 'error') reconcileErrors.inc(labels);
+      if (m.terminal) terminalErrors.inc(labels);
+      reconcileTime.observe(labels, m.seconds);
+    });
+    return () => {
+      sub.unsubscribe();
+      controllers.delete(controller);
+      for (const g of gauges) g.remove(labels);
+    };
+  };
+}
+
+function informerMetrics(registers: Registers): (informer: InformerMetricsSource, labels: InformerMetricLabels) => () => void {
+  const informers = new Map<InformerMetricsSource, InformerMetricLabels>();
+  const gauge = (name: string, help: string, read: (i: InformerMetricsSource) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['name', 'group', 'version', 'resource'],
+      registers,
+      collect() {
+        for (const [inf, labels] of informers) {
+          const value = read(inf);
+          if (value !== undefined) this.set({ ...labels }, value);
+        }
+      },
+    });
+  const gauges = [
+    gauge(
+      'informer_store_resource_version',
+      'The resource version of the last list or event the informer has seen (numeric resource versions only).',
+      (inf) => {
+        const rv = inf.lastSyncResourceVersion();
+        return rv !== '' && Number.isFinite(Number(rv)) ? Number(rv) : undefined;
+      },
+    ),
+    gauge('rxkube_informer_store_items', 'Objects in the informer store.', (inf) => inf.getStore().size),
+  ];
+  return (informer, labels) => {
+    informers.set(informer, labels);
+    return () => {
+      informers.delete(informer);
+      for (const g of gauges) g.remove({ ...labels });
+    };
+  };
+}

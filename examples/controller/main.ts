@@ -7,18 +7,19 @@
 import { AppsV1Api, EventsV1Api, KubeConfig, type V1Deployment, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { asyncScheduler, concatMap, from, lastValueFrom, timer, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concatMap, filter, firstValueFrom, from, interval, lastValueFrom, take, timeout, timer, type SchedulerLike } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // the KubeConfig transport (importing 'rxkube' loads it)
 import {
   builtInResources,
   clientNodeEventSink,
   controllerReference,
   eventRecorder,
+  selects,
   sharedInformerFactory,
   stripManagedFields,
 } from '../../lib/index.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-import { READY_PODS_LABEL, readyPodsController } from './readyPodsController.js';
+import { READY_PODS_LABEL, isReady, readyPodsController } from './readyPodsController.js';
 
 const { deployments: DEPLOYMENTS, replicaSets: REPLICASETS, pods: PODS } = builtInResources;
 
@@ -88,6 +89,15 @@ function scenario(api: FakeApiServer, log: (line: string) => void): Array<() => 
   ];
 }
 
+/** Whether, on the server, every Deployment's label is the number of ready Pods it selects. */
+function converged(api: FakeApiServer): boolean {
+  const pods = api.list<V1Pod>(PODS).items;
+  return api.list<V1Deployment>(DEPLOYMENTS).items.every((d) => {
+    const want = pods.filter((p) => p.metadata?.namespace === d.metadata?.namespace && selects(d, p) && isReady(p)).length;
+    return d.metadata?.labels?.[READY_PODS_LABEL] === String(want);
+  });
+}
+
 /** What each Deployment's label says at the end, by `namespace/name`. */
 export type ReadyLabels = ReadonlyMap<string, string | undefined>;
 
@@ -135,18 +145,18 @@ export async function runControllerExample(
         concatMap((step) => timer(stepMs, scheduler).pipe(concatMap(async () => step()))),
       ),
     );
-    await lastValueFrom(timer(stepMs, scheduler));
+    // Then until every Deployment's label is right (bounded: a controller that never gets there fails).
+    await firstValueFrom(interval(50, scheduler).pipe(filter(() => converged(fake)), take(1), timeout({ first: 20_000, scheduler })));
   } else {
     await lastValueFrom(timer(options.durationMs ?? 10_000, scheduler));
   }
 
   await ctl.stop();
   recorder.close();
+  // What the server has (the fake's), else what the cache last saw.
+  const deployments = api ? api.list<V1Deployment>(DEPLOYMENTS).items : factory.deployments().list();
   const labels = new Map(
-    factory
-      .deployments()
-      .list()
-      .map((d) => [`${d.metadata?.namespace}/${d.metadata?.name}`, d.metadata?.labels?.[READY_PODS_LABEL]] as const),
+    deployments.map((d) => [`${d.metadata?.namespace}/${d.metadata?.name}`, d.metadata?.labels?.[READY_PODS_LABEL]] as const),
   );
   await factory.shutdown();
   await api?.close();

@@ -15,10 +15,10 @@ import type { HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
-import { CacheSyncTimeoutError, ControllerConfigError, ReconcileError } from './controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError } from './controllerErrors.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
-import type { Controller, ControllerOptions } from './controllerOptions.js';
+import type { Controller, ControllerError, ControllerOptions } from './controllerOptions.js';
 import {
   changePriority,
   owned,
@@ -27,7 +27,7 @@ import {
 } from './triggerSource.js';
 
 // The options and the interface live in controllerOptions.ts; exported from here too.
-export type { Controller, ControllerOptions, ForInformer } from './controllerOptions.js';
+export type { Controller, ControllerError, ControllerOptions, ForInformer } from './controllerOptions.js';
 
 interface Slot {
   waiting: Subscription | undefined;
@@ -83,12 +83,12 @@ export function controller<T extends KubeObject>(options: ControllerOptions<T>):
 class ControllerRun<T extends KubeObject> implements Controller {
   readonly queue: WorkQueue<string>;
   readonly status$: Observable<ControllerStatus>;
-  readonly errors$: Observable<ReconcileError | CacheSyncTimeoutError>;
+  readonly errors$: Observable<ControllerError>;
   readonly metrics$: Observable<ControllerMetricEvent>;
 
   private readonly scheduler: SchedulerLike;
   private readonly statusSubject = new BehaviorSubject<ControllerStatus>('idle');
-  private readonly errors = new Subject<ReconcileError | CacheSyncTimeoutError>();
+  private readonly errors = new Subject<ControllerError>();
   private readonly metrics = new Subject<ControllerMetricEvent>();
   private readonly slots: Slot[];
   private readonly controls = new Subscription();
@@ -167,12 +167,29 @@ class ControllerRun<T extends KubeObject> implements Controller {
 
   private watchControls(): void {
     const { keyFilter$, leading$ } = this.options;
-    if (keyFilter$ !== undefined) this.controls.add(keyFilter$.subscribe((f) => this.setKeyFilter(f)));
+    if (keyFilter$ !== undefined) {
+      this.controls.add(
+        keyFilter$.subscribe({
+          next: (f) => this.setKeyFilter(f),
+          error: (e: unknown) => {
+            this.keyFilter = () => false;
+            this.errors.next(new ControllerInputError(this.name, 'keyFilter$', e));
+          },
+        }),
+      );
+    }
     if (leading$ !== undefined) {
       this.controls.add(
-        leading$.subscribe((leading) => {
-          this.leading = leading;
-          this.updateWorkers();
+        leading$.subscribe({
+          next: (leading) => {
+            this.leading = leading;
+            this.updateWorkers();
+          },
+          error: (e: unknown) => {
+            this.leading = false;
+            this.updateWorkers();
+            this.errors.next(new ControllerInputError(this.name, 'leading$', e));
+          },
         }),
       );
     }
@@ -217,7 +234,8 @@ class ControllerRun<T extends KubeObject> implements Controller {
 
   private updateWorkers(): void {
     if (this.stopping !== undefined) return;
-    if (this.synced) this.statusSubject.next(this.leading ? 'running' : 'standby');
+    const status = this.leading ? 'running' : 'standby';
+    if (this.synced && this.status() !== status) this.statusSubject.next(status);
     for (const slot of this.slots) {
       if (this.workersOn() && slot.waiting === undefined) this.takeNext(slot);
       else if (!this.workersOn()) {

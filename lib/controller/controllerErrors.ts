@@ -91,3 +91,29 @@ export class ControllerConfigError extends RxkubeError {
     super('ControllerConfigError', message);
   }
 }
+
+/**
+ * `leading$` or `keyFilter$` errored. The controller takes the safe side and keeps it: not leading
+ * (nothing is reconciled) or no keys (nothing passes), until it is stopped and a new one is started.
+ *
+ * @example
+ * ```ts
+ * ctl.errors$.subscribe((e) => { if (e instanceof ControllerInputError) console.error(e.input, e.message); });
+ * ```
+ */
+export class ControllerInputError extends RxkubeError {
+  /** Which input failed. */
+  readonly input: 'leading$' | 'keyFilter$';
+
+  constructor(controllerName: string, input: 'leading$' | 'keyFilter$', cause: unknown) {
+    const what = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'ControllerInputError',
+      `controller ${JSON.stringify(controllerName)}: ${input} errored (${what}); ${
+        input === 'leading$' ? 'treating this replica as not leading' : 'reconciling no keys'
+      } until the controller is restarted`,
+      { cause },
+    );
+    this.input = input;
+  }
+}

@@ -3,7 +3,7 @@ import type { KubeObject } from '../meta/kubeObject.js';
 import type { RateLimiter } from '../workqueue/rateLimiter.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
 import type { ChangePredicate } from './changePredicate.js';
-import type { CacheSyncTimeoutError, ReconcileError } from './controllerErrors.js';
+import type { CacheSyncTimeoutError, ControllerInputError, ReconcileError } from './controllerErrors.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import type { Reconciler } from './reconciler.js';
 import type { OwnerKind, TriggerInformer, TriggerSource } from './triggerSource.js';
@@ -88,14 +88,27 @@ export interface Controller {
   readonly queue: WorkQueue<string>;
   /** The current status, then every change; completes once stopped. */
   readonly status$: Observable<ControllerStatus>;
-  /** Reconcile failures and a cache sync timeout. Hot; completes once stopped. */
-  readonly errors$: Observable<ReconcileError | CacheSyncTimeoutError>;
+  /** Reconcile failures, a cache sync timeout, a failed `leading$` / `keyFilter$`. Hot; completes once stopped. */
+  readonly errors$: Observable<ControllerError>;
   /** One event per reconcile, for metrics. Hot; completes once stopped. */
   readonly metrics$: Observable<ControllerMetricEvent>;
   status(): ControllerStatus;
   stats(): ControllerStats;
   /** Adds the handlers, starts the informers, and the workers once every informer has synced. */
   start(): void;
-  /** Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent. */
+  /**
+   * Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent.
+   * A reconcile that never settles holds it: set `reconcileTimeout` to bound it.
+   */
   stop(): Promise<void>;
 }
+
+/**
+ * What a controller's `errors$` carries.
+ *
+ * @example
+ * ```ts
+ * ctl.errors$.subscribe((e: ControllerError) => console.warn(e.code, e.message));
+ * ```
+ */
+export type ControllerError = ReconcileError | CacheSyncTimeoutError | ControllerInputError;

@@ -21,7 +21,14 @@ export interface TriggerInformer<T> {
   start(): void;
 }
 
-/** The kind of a controller's primary objects: what `ownerReferences` must name to enqueue it. */
+/**
+ * The kind of a controller's primary objects: what `ownerReferences` must name to enqueue it.
+ *
+ * @example
+ * ```ts
+ * const forKind: OwnerKind = { apiVersion: 'apps/v1', kind: 'Deployment' };
+ * ```
+ */
 export interface OwnerKind {
   /** e.g. `apps/v1`; only the group part is compared, as controller-runtime does. */
   readonly apiVersion: string;

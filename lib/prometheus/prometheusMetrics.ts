@@ -16,7 +16,14 @@ export interface InformerMetricsSource {
   getStore(): { readonly size: number };
 }
 
-/** The labels client-go gives informer metrics. */
+/**
+ * The labels client-go gives informer metrics.
+ *
+ * @example
+ * ```ts
+ * const labels: InformerMetricLabels = { name: 'pods', group: '', version: 'v1', resource: 'pods' };
+ * ```
+ */
 export interface InformerMetricLabels {
   readonly name: string;
   readonly group: string;

@@ -5,7 +5,15 @@ import type { RateLimiter } from './rateLimiter.js';
 import { NotInFlightError, QueueShutDownError } from './workQueueError.js';
 import type { WorkQueueMetricEvent, WorkQueueStats } from './workQueueMetrics.js';
 
-/** The priority of items from an informer's initial list and of unchanged resyncs (controller-runtime's `handler.LowPriority`). */
+/**
+ * The priority of items from an informer's initial list and of unchanged resyncs (controller-runtime's
+ * `handler.LowPriority`): behind every live change (priority 0).
+ *
+ * @example
+ * ```ts
+ * queue.add('ns/unchanged', { priority: LOW_PRIORITY });
+ * ```
+ */
 export const LOW_PRIORITY = -100;
 
 /**

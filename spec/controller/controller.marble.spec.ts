@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { NEVER, Subject, map, timer } from 'rxjs';
 import { controller, type Controller } from '../../lib/controller/controller.js';
-import { CacheSyncTimeoutError, ReconcileError, ReconcileTimeoutError } from '../../lib/controller/controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from '../../lib/controller/controllerErrors.js';
 import { generationChanged } from '../../lib/controller/changePredicate.js';
 import { TerminalError } from '../../lib/controller/terminalError.js';
 import type { Informer } from '../../lib/informer/informer.js';
@@ -238,5 +238,30 @@ describe('controller (marble tests, virtual time)', () => {
     expect(log[0]).toBe('ns/a@5');
     expect(log.slice(1).map((entry) => entry.split('@')[0]).sort()).toEqual(['ns/b', 'ns/c']);
     expect(log.slice(1).map((entry) => entry.split('@')[1])).toEqual(['20', '21']);
+  });
+
+  it('a failing leading$ or keyFilter$ is reported (ControllerInputError) and the controller takes the safe side', () => {
+    const ts = testScheduler();
+    const held = new HeldKeys();
+    const { log, reconcile } = recordingReconcile(ts, held, { holdMs: 1 });
+    const errors: string[] = [];
+    const statuses: string[] = [];
+    ts.run(({ cold }) => {
+      const deps = scriptedInformer(ts, [dep('a', '1')], '20ms x', { x: modified(dep('a', '2', 2)) });
+      const ctl = controller({ for: deps, reconcile, scheduler: ts, leading$: cold('t 9ms #', { t: true }, new Error('lease lost')) });
+      ctl.errors$.subscribe((e) => errors.push(`${e instanceof ControllerInputError ? e.input : e.code}@${ts.now()}`));
+      ctl.status$.subscribe((s) => statuses.push(`${s}@${ts.now()}`));
+      ctl.start();
+      const filtered = scriptedInformer(ts, [dep('b', '1')]);
+      const other = controller({ for: filtered, reconcile, scheduler: ts, keyFilter$: cold('#', {}, new Error('ring broken')) });
+      other.errors$.subscribe((e) => errors.push(`${e instanceof ControllerInputError ? e.input : e.code}@${ts.now()}`));
+      other.start();
+      stopAt(ts, 100, ctl, deps);
+      stopAt(ts, 100, other, filtered);
+    });
+    // a reconciled at 5 while leading; its change at 25 is not (leading$ failed at 10).
+    expect(log).toEqual(['ns/a@5']);
+    expect(errors.sort()).toEqual(['keyFilter$@0', 'leading$@10']);
+    expect(statuses).toContain('standby@10');
   });
 });

@@ -92,6 +92,37 @@ const isNotFound = (e: unknown): boolean => {
 
 const refKey = (r: ObjectReference | undefined): unknown[] => (r ? [r.apiVersion, r.kind, r.namespace, r.name, r.uid, r.fieldPath] : []);
 
+/** The Event of a series' first occurrence. */
+function firstEvent(input: EventInput, now: number, seq: number, reportingController: string, reportingInstance: string): KubeEvent {
+  // client-go names Events `<regarding name>.<unix nanos in hex>`; the sequence keeps two Events
+  // of one millisecond apart.
+  const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(seq % 1_000_000);
+  return {
+    apiVersion: 'events.k8s.io/v1',
+    kind: 'Event',
+    metadata: { name: `${input.regarding.name ?? 'unknown'}.${nanos.toString(16)}`, namespace: input.regarding.namespace || 'default' },
+    eventTime: microTime(now),
+    reportingController,
+    reportingInstance,
+    type: input.type,
+    reason: input.reason,
+    action: input.action,
+    ...(input.note !== undefined ? { note: input.note.slice(0, 1024) } : {}),
+    regarding: input.regarding,
+    ...(input.related ? { related: input.related } : {}),
+  };
+}
+
+/** One try at writing a series' state: create its Event, or JSON-patch its `series`. */
+function writeOnce(sink: EventSink, event: KubeEvent, create: boolean): Observable<unknown> {
+  const { namespace, name } = event.metadata;
+  if (create) return from(sink.create(namespace, event));
+  return from(sink.patch(namespace, name, [{ op: 'add', path: '/series', value: event.series }])).pipe(
+    // The Event has gone (expired on the server): create it anew, series included.
+    catchError((e: unknown) => (isNotFound(e) ? from(sink.create(namespace, event)) : throwError(() => e))),
+  );
+}
+
 /**
  * An event recorder writing `events.k8s.io/v1` Events, aggregating repeats into series as
  * client-go's `tools/events` broadcaster and kube-rs's `events::Recorder` do: the first occurrence
@@ -143,15 +174,10 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     s.writing = true;
     const count = s.count;
     const event: KubeEvent = count === 1 ? s.base : { ...s.base, series: { count, lastObservedTime: microTime(s.lastObserved) } };
-    const { namespace, name } = s.base.metadata;
     let tries = 0;
     const send$ = defer(() => {
       tries++;
-      if (s.written === 0) return from(sink.create(namespace, event));
-      return from(sink.patch(namespace, name, [{ op: 'add', path: '/series', value: event.series }])).pipe(
-        // The Event has gone (expired on the server): create it anew, series included.
-        catchError((e: unknown) => (isNotFound(e) ? from(sink.create(namespace, event)) : throwError(() => e))),
-      );
+      return writeOnce(sink, event, s.written === 0);
     });
     const done = (ok: boolean) => {
       s.writing = false;
@@ -199,23 +225,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
         if (!s.writing) write(s);
         return;
       }
-      // client-go names Events `<regarding name>.<unix nanos in hex>`; the sequence keeps two
-      // Events of one millisecond apart.
-      const nanos = BigInt(Math.floor(now)) * 1_000_000n + BigInt(seq++ % 1_000_000);
-      const base: KubeEvent = {
-        apiVersion: 'events.k8s.io/v1',
-        kind: 'Event',
-        metadata: { name: `${input.regarding.name ?? 'unknown'}.${nanos.toString(16)}`, namespace: input.regarding.namespace || 'default' },
-        eventTime: microTime(now),
-        reportingController,
-        reportingInstance,
-        type: input.type,
-        reason: input.reason,
-        action: input.action,
-        ...(input.note !== undefined ? { note: input.note.slice(0, 1024) } : {}),
-        regarding: input.regarding,
-        ...(input.related ? { related: input.related } : {}),
-      };
+      const base = firstEvent(input, now, seq++, reportingController, reportingInstance);
       const fresh: Series = { key, base, count: 1, lastObserved: now, written: 0, writing: false };
       series.set(key, fresh);
       write(fresh);

@@ -1,35 +1,30 @@
-// The Deployment controller example, runnable: `npx tsx examples/controller/main.ts`.
-// By default it starts the embedded fake API server, creates three Deployments with their
-// ReplicaSets and Pods, and plays a short scenario (pods start, a scale-up, a failure, a
-// deletion) while the controller reports. With --kubeconfig FILE it watches a real cluster,
-// read-only, for --duration seconds.
-import { KubeConfig, type V1Deployment, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
+// The ready-pods controller, runnable: `npx tsx examples/controller/main.ts`.
+// By default it starts the embedded fake API server, creates Deployments with their ReplicaSets
+// and Pods, and plays a short scenario (pods become ready, a scale-up, a pod fails, a deletion)
+// while the controller keeps each Deployment's `example.com/ready-pods` label and records Events.
+// With --kubeconfig FILE it runs against a real cluster (it WRITES the label there) for
+// --duration seconds.
+import { AppsV1Api, EventsV1Api, KubeConfig, type V1Deployment, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { asyncScheduler, concatMap, from, lastValueFrom, timer, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, concatMap, filter, firstValueFrom, from, interval, lastValueFrom, take, timeout, timer, type SchedulerLike } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // the KubeConfig transport (importing 'rxkube' loads it)
-import { builtInResources, sharedInformerFactory, stripManagedFields } from '../../lib/index.js';
+import {
+  builtInResources,
+  clientNodeEventSink,
+  controllerReference,
+  eventRecorder,
+  selects,
+  sharedInformerFactory,
+  stripManagedFields,
+} from '../../lib/index.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-import { deploymentController, describeStatus, type DeploymentStatus } from './deploymentController.js';
+import { READY_PODS_LABEL, isReady, readyPodsController } from './readyPodsController.js';
 
 const { deployments: DEPLOYMENTS, replicaSets: REPLICASETS, pods: PODS } = builtInResources;
 
-const owner = (kind: string, obj: { metadata?: { name?: string; uid?: string } }) => ({
-  apiVersion: kind === 'Deployment' || kind === 'ReplicaSet' ? 'apps/v1' : 'v1',
-  kind,
-  name: obj.metadata!.name!,
-  uid: obj.metadata!.uid!,
-  controller: true,
-  blockOwnerDeletion: true,
-});
-
-/** Creates a Deployment, its ReplicaSet and `replicas` Pods (Pending), wired by owner references. */
-function createDeployment(
-  api: FakeApiServer,
-  namespace: string,
-  name: string,
-  replicas: number,
-): V1ReplicaSet {
+/** Creates a Deployment, its ReplicaSet and `replicas` Pods (not ready), wired by owner references. */
+export function createDeployment(api: FakeApiServer, namespace: string, name: string, replicas: number): V1ReplicaSet {
   const labels = { app: name };
   const deployment = api.create<V1Deployment>(DEPLOYMENTS, {
     apiVersion: 'apps/v1',
@@ -44,14 +39,14 @@ function createDeployment(
   const rs = api.create<V1ReplicaSet>(REPLICASETS, {
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
-    metadata: { namespace, name: `${name}-5d8f`, labels, ownerReferences: [owner('Deployment', deployment)] },
+    metadata: { namespace, name: `${name}-5d8f`, labels, ownerReferences: [controllerReference(deployment)] },
     spec: { replicas, selector: { matchLabels: labels } },
   });
   for (let i = 0; i < replicas; i++) createPod(api, rs, i);
   return rs;
 }
 
-function createPod(api: FakeApiServer, rs: V1ReplicaSet, i: number): V1Pod {
+export function createPod(api: FakeApiServer, rs: V1ReplicaSet, i: number): V1Pod {
   return api.create<V1Pod>(PODS, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -59,36 +54,31 @@ function createPod(api: FakeApiServer, rs: V1ReplicaSet, i: number): V1Pod {
       namespace: rs.metadata!.namespace,
       name: `${rs.metadata!.name}-${i}`,
       labels: rs.spec!.selector.matchLabels,
-      ownerReferences: [owner('ReplicaSet', rs)],
+      ownerReferences: [controllerReference(rs)],
     },
     spec: { containers: [{ name: 'main', image: 'app:1' }] },
-    status: { phase: 'Pending' },
+    status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] },
   });
 }
 
-const setPhase = (api: FakeApiServer, namespace: string, name: string, phase: string) =>
-  api.patch(PODS, namespace, name, { status: { phase } }, 'merge');
+/** Sets a Pod's Ready condition. */
+export const setReady = (api: FakeApiServer, namespace: string, name: string, ready: boolean) =>
+  api.patch(PODS, namespace, name, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } }, 'merge');
 
 /** The scenario's steps, one per `stepMs`. */
 function scenario(api: FakeApiServer, log: (line: string) => void): Array<() => void> {
-  let shopApi: V1ReplicaSet | undefined;
   return [
     () => {
-      log('scenario: shop/web and shop/api pods start running');
-      for (let i = 0; i < 3; i++) setPhase(api, 'shop', `web-5d8f-${i}`, 'Running');
-      for (let i = 0; i < 2; i++) setPhase(api, 'shop', `api-5d8f-${i}`, 'Running');
+      log('scenario: shop/web and shop/api pods become ready');
+      for (let i = 0; i < 3; i++) setReady(api, 'shop', `web-5d8f-${i}`, true);
+      for (let i = 0; i < 2; i++) setReady(api, 'shop', `api-5d8f-${i}`, true);
     },
     () => {
-      log('scenario: shop/api scales to 3');
+      log('scenario: shop/api scales to 3, its new pod becomes ready; a shop/web pod fails');
       api.patch(DEPLOYMENTS, 'shop', 'api', { spec: { replicas: 3 } }, 'merge');
-      shopApi = api.get<V1ReplicaSet>(REPLICASETS, 'shop', 'api-5d8f');
-      if (shopApi) createPod(api, shopApi, 2);
-    },
-    () => {
-      log('scenario: a shop/web pod fails; blog/web pods start; the new shop/api pod runs');
-      setPhase(api, 'shop', 'web-5d8f-1', 'Failed');
-      for (let i = 0; i < 2; i++) setPhase(api, 'blog', `web-5d8f-${i}`, 'Running');
-      setPhase(api, 'shop', 'api-5d8f-2', 'Running');
+      const rs = api.get<V1ReplicaSet>(REPLICASETS, 'shop', 'api-5d8f');
+      if (rs) setReady(api, 'shop', createPod(api, rs, 2).metadata!.name!, true);
+      setReady(api, 'shop', 'web-5d8f-1', false);
     },
     () => {
       log('scenario: blog/web is deleted (pods, ReplicaSet, Deployment)');
@@ -99,14 +89,23 @@ function scenario(api: FakeApiServer, log: (line: string) => void): Array<() => 
   ];
 }
 
-/** Runs the example to its end; returns the last status of every Deployment seen. */
+/** Whether, on the server, every Deployment's label is the number of ready Pods it selects. */
+function converged(api: FakeApiServer): boolean {
+  const pods = api.list<V1Pod>(PODS).items;
+  return api.list<V1Deployment>(DEPLOYMENTS).items.every((d) => {
+    const want = pods.filter((p) => p.metadata?.namespace === d.metadata?.namespace && selects(d, p) && isReady(p)).length;
+    return d.metadata?.labels?.[READY_PODS_LABEL] === String(want);
+  });
+}
+
+/** What each Deployment's label says at the end, by `namespace/name`. */
+export type ReadyLabels = ReadonlyMap<string, string | undefined>;
+
+/** Runs the example to its end; returns the label of every Deployment left. */
 export async function runControllerExample(
   options: { kubeconfig?: string; stepMs?: number; durationMs?: number } = {},
-  io: { out: { write(s: string): unknown }; scheduler: SchedulerLike } = {
-    out: process.stdout,
-    scheduler: asyncScheduler,
-  },
-): Promise<ReadonlyMap<string, DeploymentStatus>> {
+  io: { out: { write(s: string): unknown }; scheduler: SchedulerLike } = { out: process.stdout, scheduler: asyncScheduler },
+): Promise<ReadyLabels> {
   const { out, scheduler } = io;
   const log = (line: string) => void out.write(`${line}\n`);
   const stepMs = options.stepMs ?? 1_000;
@@ -124,34 +123,46 @@ export async function runControllerExample(
   }
 
   const factory = sharedInformerFactory(kubeConfig, { transform: stripManagedFields, scheduler });
-  const statuses = new Map<string, DeploymentStatus>();
-  const controller = deploymentController(factory, { scheduler }).subscribe((s) => {
-    statuses.set(s.key, s);
-    log(`  ${describeStatus(s)}`);
+  const recorder = eventRecorder({
+    sink: clientNodeEventSink(kubeConfig.makeApiClient(EventsV1Api)),
+    reportingController: 'example.com/ready-pods',
+    reportingInstance: 'example-0',
+    scheduler,
   });
-  factory.start();
+  recorder.written$.subscribe((e) => log(`  event ${e.reason}: ${e.regarding.namespace}/${e.regarding.name}: ${e.note}`));
+  recorder.errors$.subscribe((e) => log(`  event not written: ${e.message}`));
+  const ctl = readyPodsController(factory, { apps: kubeConfig.makeApiClient(AppsV1Api), recorder });
+  // A 422 here is the patch's resourceVersion test: the cache was behind our own last write. Retried.
+  ctl.errors$.subscribe((e) => log(`  reconcile failed, will retry: ${e.message.split('\n')[0]}`));
+  ctl.start();
   await factory.waitForCacheSync();
 
   if (api) {
     const fake = api;
-    // One step per stepMs, then one more step's time for the last changes to arrive.
+    // One step per stepMs, then one more step's time for the last changes to be reconciled.
     await lastValueFrom(
       from([...scenario(fake, log), () => log('scenario: done')]).pipe(
         concatMap((step) => timer(stepMs, scheduler).pipe(concatMap(async () => step()))),
       ),
     );
-    await lastValueFrom(timer(stepMs, scheduler));
+    // Then until every Deployment's label is right (bounded: a controller that never gets there fails).
+    await firstValueFrom(interval(50, scheduler).pipe(filter(() => converged(fake)), take(1), timeout({ first: 20_000, scheduler })));
   } else {
     await lastValueFrom(timer(options.durationMs ?? 10_000, scheduler));
   }
 
-  controller.unsubscribe();
+  await ctl.stop();
+  recorder.close();
+  // What the server has (the fake's), else what the cache last saw.
+  const deployments = api ? api.list<V1Deployment>(DEPLOYMENTS).items : factory.deployments().list();
+  const labels = new Map(
+    deployments.map((d) => [`${d.metadata?.namespace}/${d.metadata?.name}`, d.metadata?.labels?.[READY_PODS_LABEL]] as const),
+  );
   await factory.shutdown();
   await api?.close();
   log('final:');
-  for (const s of [...statuses.values()].sort((a, b) => a.key.localeCompare(b.key)))
-    log(`  ${describeStatus(s)}`);
-  return statuses;
+  for (const [key, ready] of [...labels].sort(([a], [b]) => a.localeCompare(b))) log(`  ${key}: ${READY_PODS_LABEL}=${ready}`);
+  return labels;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -162,9 +173,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }).then(
     () => process.exit(0),
     (e: unknown) => {
-      process.stderr.write(
-        `controller example failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
-      );
+      process.stderr.write(`controller example failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
       process.exit(1);
     },
   );

@@ -3,6 +3,7 @@ import type { JsonObject, ResourceType, ResourceTypes } from './resources.js';
 import type { Selectors } from './selectors.js';
 import { applyPatch, type PatchType } from './patch.js';
 import type { Storage } from './storage.js';
+import { validateOwnerReferences } from './ownerReferences.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 
@@ -96,6 +97,7 @@ export class Registry {
       }
     }
     if (this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!))) throw alreadyExists(type, meta.name!);
+    validateOwnerReferences(type, meta.name!, (meta as { ownerReferences?: unknown }).ownerReferences);
     meta.uid = this.rng.uuid();
     meta.creationTimestamp = this.timestamp();
     if (type.setsGeneration) meta.generation = 1;
@@ -110,6 +112,7 @@ export class Registry {
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     meta.name = name;
+    validateOwnerReferences(type, name, (meta as { ownerReferences?: unknown }).ownerReferences);
     const old = this.get(type, namespace, name);
     if (!meta.resourceVersion) {
       if (!type.builtIn) {

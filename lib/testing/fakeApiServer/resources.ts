@@ -101,7 +101,7 @@ const core = (plural: string, kind: string, namespaced: boolean, shortNames: str
 const apps = (plural: string, kind: string, shortNames: string[], fields: ResourceDefinition['fieldSelectors'] = {}) =>
   toType({ group: 'apps', version: 'v1', plural, kind, namespaced: true, shortNames, fieldSelectors: fields }, true, { setsGeneration: true });
 
-/** The built-in types served by default (core/v1, apps/v1 and coordination.k8s.io/v1 Leases). */
+/** The built-in types served by default (core/v1, apps/v1, coordination.k8s.io/v1 Leases and events.k8s.io/v1). */
 export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true }, {
     'spec.nodeName': path('spec', 'nodeName'),
@@ -127,6 +127,8 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   apps('daemonsets', 'DaemonSet', ['ds']),
   // Leader election and sharding membership (coordination.k8s.io/v1); no short name, as in kube.
   toType({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }, true, { setsGeneration: false }),
+  // events.k8s.io/v1: what event recorders write (client-go's tools/events, kube-rs's Recorder).
+  toType({ group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }, true, { setsGeneration: false }),
 ]);
 
 /**

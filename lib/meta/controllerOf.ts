@@ -1,0 +1,43 @@
+import type { KubeObject, OwnerReference } from './kubeObject.js';
+
+/**
+ * The owner reference marked `controller: true` (at most one per object, the API server
+ * enforces it), or undefined: client-go's `metav1.GetControllerOf`.
+ *
+ * @example
+ * ```ts
+ * const owner = controllerOf(pod);
+ * if (owner?.kind === 'ReplicaSet') console.log('owned by', owner.name);
+ * ```
+ */
+export function controllerOf(obj: KubeObject): OwnerReference | undefined {
+  return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
+}
+
+/**
+ * An owner reference to `owner` marked as its controller, with `blockOwnerDeletion` (what
+ * controller-runtime's `SetControllerReference` writes). The owner needs `apiVersion`, `kind`,
+ * `metadata.name` and `metadata.uid`: objects from the API server have them; the typed models of
+ * client-node lists may lack `kind`/`apiVersion`, so pass them in `type`.
+ *
+ * @example
+ * ```ts
+ * const pod = { metadata: { name: 'web-1', ownerReferences: [controllerReference(replicaSet)] } };
+ * controllerReference(deployment, { apiVersion: 'apps/v1', kind: 'Deployment' });
+ * ```
+ */
+export function controllerReference(
+  owner: KubeObject,
+  type: { readonly apiVersion?: string; readonly kind?: string } = {},
+): OwnerReference {
+  const apiVersion = type.apiVersion ?? owner.apiVersion;
+  const kind = type.kind ?? owner.kind;
+  const name = owner.metadata?.name;
+  const uid = owner.metadata?.uid;
+  if (!apiVersion || !kind || !name || !uid) {
+    throw new TypeError(
+      `controllerReference needs the owner's apiVersion, kind, metadata.name and metadata.uid (got ${JSON.stringify({ apiVersion, kind, name, uid })}); pass apiVersion/kind in the second argument if the object lacks them`,
+    );
+  }
+  return { apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true };
+}

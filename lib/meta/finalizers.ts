@@ -1,0 +1,82 @@
+import type { KubeObject } from './kubeObject.js';
+
+/**
+ * Metadata with the fields finalizers need (client-node's `V1ObjectMeta` fits).
+ *
+ * @example
+ * ```ts
+ * const meta: FinalizerMeta = { finalizers: ['example.com/cleanup'], deletionTimestamp: '2026-01-01T00:00:00Z' };
+ * ```
+ */
+export interface FinalizerMeta {
+  finalizers?: string[];
+  deletionTimestamp?: string | Date;
+}
+
+/**
+ * An object whose metadata carries finalizers.
+ *
+ * @example
+ * ```ts
+ * const obj: Finalizable = { metadata: { name: 'a', finalizers: ['example.com/cleanup'] } };
+ * ```
+ */
+export type Finalizable = KubeObject & { metadata?: FinalizerMeta };
+
+/**
+ * Whether the object carries the finalizer (controller-runtime's `ContainsFinalizer`).
+ *
+ * @example
+ * ```ts
+ * if (hasFinalizer(obj, 'example.com/cleanup')) { ... }
+ * ```
+ */
+export function hasFinalizer(obj: Finalizable, finalizer: string): boolean {
+  return obj.metadata?.finalizers?.includes(finalizer) ?? false;
+}
+
+/**
+ * Whether the object is being deleted (`metadata.deletionTimestamp` is set): finalizers are
+ * holding it until they are removed.
+ *
+ * @example
+ * ```ts
+ * if (isBeingDeleted(obj)) cleanUp(obj);
+ * ```
+ */
+export function isBeingDeleted(obj: Finalizable): boolean {
+  return obj.metadata?.deletionTimestamp != null;
+}
+
+/**
+ * Adds the finalizer to a mutable object (an immer draft in a {@link jsonPatch} recipe); returns
+ * whether it changed anything (controller-runtime's `AddFinalizer`).
+ *
+ * @example
+ * ```ts
+ * const body = jsonPatch(obj, (d) => { addFinalizer(d, 'example.com/cleanup'); });
+ * ```
+ */
+export function addFinalizer(obj: Finalizable, finalizer: string): boolean {
+  if (hasFinalizer(obj, finalizer)) return false;
+  const meta = (obj.metadata ??= {});
+  (meta.finalizers ??= []).push(finalizer);
+  return true;
+}
+
+/**
+ * Removes the finalizer from a mutable object (an immer draft in a {@link jsonPatch} recipe);
+ * returns whether it changed anything (controller-runtime's `RemoveFinalizer`).
+ *
+ * @example
+ * ```ts
+ * const body = jsonPatch(obj, (d) => { removeFinalizer(d, 'example.com/cleanup'); });
+ * ```
+ */
+export function removeFinalizer(obj: Finalizable, finalizer: string): boolean {
+  const list = obj.metadata?.finalizers;
+  const i = list?.indexOf(finalizer) ?? -1;
+  if (!list || i < 0) return false;
+  list.splice(i, 1);
+  return true;
+}

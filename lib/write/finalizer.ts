@@ -1,0 +1,93 @@
+import { addFinalizer, hasFinalizer, isBeingDeleted, removeFinalizer, type Finalizable } from '../meta/finalizers.js';
+import { FinalizerError } from './finalizerError.js';
+import { jsonPatch, type JsonPatchOperation } from './jsonPatch.js';
+
+/**
+ * What the {@link finalizer} flow asks the reconciler to do: `apply` (the object lives and carries
+ * the finalizer: make the world match it) or `cleanup` (it is being deleted: release what it
+ * holds; the finalizer is removed once cleanup succeeds). kube-rs's `finalizer::Event`.
+ *
+ * @example
+ * ```ts
+ * const describe = (e: FinalizerEvent<V1ConfigMap>) => `${e.type} ${e.object.metadata?.name}`;
+ * ```
+ */
+export type FinalizerEvent<T> = { readonly type: 'apply'; readonly object: T } | { readonly type: 'cleanup'; readonly object: T };
+
+/**
+ * The options of {@link finalizer}.
+ *
+ * @example
+ * ```ts
+ * const options: FinalizerOptions<V1ConfigMap, void> = {
+ *   name: 'example.com/cleanup', object: cm, patch: async () => {}, reconcile: async () => {},
+ * };
+ * ```
+ */
+export interface FinalizerOptions<T extends Finalizable, R> {
+  /** The finalizer, a qualified name such as `example.com/cleanup`. */
+  readonly name: string;
+  /** The object as last seen (from the informer's cache). */
+  readonly object: T;
+  /** Sends a JSON patch of the object to the API server (e.g. client-node's `patchNamespaced...`). */
+  readonly patch: (object: T, body: JsonPatchOperation[]) => Promise<unknown>;
+  /** Apply or clean up. Its errors propagate as they are (a `TerminalError` stays terminal). */
+  readonly reconcile: (event: FinalizerEvent<T>) => R | Promise<R>;
+}
+
+/**
+ * kube-rs's `runtime::finalizer`: runs a reconcile as apply or cleanup, keeping a finalizer on the
+ * object so that its deletion waits for the cleanup.
+ * - Live, without the finalizer: adds it (a JSON patch tested on the resourceVersion) and returns
+ *   `undefined` without applying: the write's own watch event brings the object back, now with
+ *   the finalizer, and the next reconcile applies. So apply never runs before the finalizer is
+ *   stored.
+ * - Live, with the finalizer: `reconcile({ type: 'apply' })`.
+ * - Being deleted, with the finalizer: `reconcile({ type: 'cleanup' })`, then removes the
+ *   finalizer (the API server deletes the object when none is left). If cleanup throws, the
+ *   finalizer stays and the error propagates: retry.
+ * - Being deleted, without the finalizer: nothing left to do (`undefined`).
+ *
+ * A failed patch throws a {@link FinalizerError} (usually a conflict: retry).
+ *
+ * @example
+ * ```ts
+ * import { AppsV1Api, type V1Deployment } from '@kubernetes/client-node';
+ * import { finalizer } from 'rxkube';
+ *
+ * declare const apps: AppsV1Api;
+ * declare const deployment: V1Deployment;
+ * await finalizer({
+ *   name: 'example.com/dns',
+ *   object: deployment,
+ *   patch: (d, body) =>
+ *     apps.patchNamespacedDeployment({ name: d.metadata!.name!, namespace: d.metadata!.namespace!, body }),
+ *   reconcile: async (event) => {
+ *     if (event.type === 'apply') console.log('ensure the DNS record of', event.object.metadata?.name);
+ *     else console.log('delete the DNS record of', event.object.metadata?.name);
+ *   },
+ * });
+ * ```
+ */
+export async function finalizer<T extends Finalizable, R>(options: FinalizerOptions<T, R>): Promise<R | undefined> {
+  const { name, object, patch, reconcile } = options;
+  const objectName = `${object.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata?.name ?? '?'}`;
+  const has = hasFinalizer(object, name);
+  if (!isBeingDeleted(object)) {
+    if (has) return reconcile({ type: 'apply', object });
+    await write('add', () => patch(object, jsonPatch(object, (d) => void addFinalizer(d as Finalizable, name))), name, objectName);
+    return undefined;
+  }
+  if (!has) return undefined;
+  const result = await reconcile({ type: 'cleanup', object });
+  await write('remove', () => patch(object, jsonPatch(object, (d) => void removeFinalizer(d as Finalizable, name))), name, objectName);
+  return result;
+}
+
+async function write(step: 'add' | 'remove', send: () => Promise<unknown>, name: string, objectName: string): Promise<void> {
+  try {
+    await send();
+  } catch (e) {
+    throw new FinalizerError(step, name, objectName, e);
+  }
+}

@@ -71,6 +71,11 @@ export interface SharedInformerFactoryOptions {
   readonly transform?: <T extends KubeObject>(obj: T) => T;
   /** The clock of every informer's timers; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Deep-freeze every stored object (opt-in mutation detection, see the informer's `freeze`).
+   * Default false; recommended in tests.
+   */
+  readonly freeze?: boolean;
   /** Other informer options for every informer (FIFO mode, watch-list, page size, reflector tuning). */
   readonly informerOptions?: Pick<
     InformerOptions<KubeObject>,
@@ -233,6 +238,7 @@ export function sharedInformerFactory(
         indexers: opts.indexers,
         transform,
         scheduler: options.scheduler,
+        freeze: options.freeze,
       }),
     );
     entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObject>, started: false });

@@ -79,6 +79,12 @@ export interface InformerOptions<T> {
     ReflectorOptions,
     'scheduler' | 'useWatchList' | 'pageSize' | 'watchErrorHandler'
   >;
+  /**
+   * Deep-freeze every object on its way into the store: opt-in mutation detection (client-go's cache
+   * mutation detector). A handler that mutates an object it was given then throws a `TypeError`
+   * instead of corrupting the cache. Default false (speed); recommended in tests.
+   */
+  readonly freeze?: boolean;
   /** Called with every error, as `errors$` emits it (client-go's `SetWatchErrorHandler`, plus handler errors). */
   readonly onError?: (error: RxkubeError) => void;
 }
@@ -217,7 +223,11 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     this.defaultResyncPeriod = normalizeResyncPeriod(options.resyncPeriod);
     this.resyncCheckPeriod = this.defaultResyncPeriod;
     this.transform = options.transform;
-    this.writer = storeWriter<T>({ keyFunc: options.keyFunc, indexers: options.indexers });
+    this.writer = storeWriter<T>({
+      keyFunc: options.keyFunc,
+      indexers: options.indexers,
+      freeze: options.freeze,
+    });
     this.errors$ = this.errors.asObservable();
     this.synced$ = this.syncedSubject.asObservable();
     this.store$ = new Observable<Store<T>>((subscriber) => {

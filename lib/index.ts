@@ -64,3 +64,6 @@ export * from './transport/transportError.js';
 export * from './transport/fetchTransport.js';
 export * from './transport/clientNode.js';
 export * from './transport/kubeConfigTransport.js';
+export * from './fifo/fifoBatch.js';
+export * from './fifo/deltaFifoBatch.js';
+export * from './informer/informerOptions.js';

@@ -234,6 +234,7 @@ export function sharedInformerFactory(
     const inf = withLister(
       informer<T>(lw, {
         ...options.informerOptions,
+        name,
         resyncPeriod: opts.resyncPeriod ?? options.resyncPeriods?.[name] ?? options.resyncPeriod ?? 0,
         indexers: opts.indexers,
         transform,

@@ -15,13 +15,23 @@ import {
 /**
  * What one batch did: the notifications to hand out, in order, each with its key and whether it is
  * a resync (an update whose resource version did not change: only handlers due a resync get it, I3),
- * and the index function errors met on the way.
+ * and the index function errors met on the way. The informer's shared notification stream carries
+ * these; every handler subscribes to it.
+ *
+ * @example
+ * ```ts
+ * const batch: ProcessedBatch<V1Pod> = { notifications: [], keys: [], resyncs: [], errors: [], synced: false, resync: false };
+ * ```
  */
 export interface ProcessedBatch<T> {
   readonly notifications: ReadonlyArray<Notification<T>>;
   readonly keys: ReadonlyArray<string>;
   readonly resyncs: ReadonlyArray<boolean>;
   readonly errors: ReadonlyArray<IndexFunctionError>;
+  /** The informer synced with this batch: each handler is synced once it has handled it. */
+  readonly synced: boolean;
+  /** The batch of a periodic resync (asked for by handlers' timers): only the handlers due take it. */
+  readonly resync: boolean;
 }
 
 /**
@@ -82,7 +92,7 @@ export function processDeltas<T extends KubeObject>(
     }
     if (batch.resourceVersion !== undefined) m.setResourceVersion(batch.resourceVersion);
   });
-  return { notifications, keys, resyncs, errors };
+  return { notifications, keys, resyncs, errors, synced: batch.synced, resync: false };
 }
 
 /** The error to report: which index threw is found again by asking each one (error path only). */

@@ -1,14 +1,11 @@
 import {
   BehaviorSubject,
   defer,
-  EMPTY,
   Observable,
   of,
   Subject,
   Subscription,
   asyncScheduler,
-  filter,
-  interval,
   map,
   merge,
   shareReplay,
@@ -29,7 +26,7 @@ import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegis
 import type { Informer } from './informer.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
-import { processDeltas } from './processDeltas.js';
+import { processDeltas, type ProcessedBatch } from './processDeltas.js';
 import { ProcessorListener, type ListenerHost } from './processorListener.js';
 import type { EventHandler, NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
@@ -80,7 +77,13 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   private readonly syncedSubject = new BehaviorSubject<boolean>(false);
   private readonly name: string;
   private listeners: ReadonlyArray<ProcessorListener<T>> = [];
-  private syncingListeners: ReadonlyArray<ProcessorListener<T>> = [];
+  /** The shared notification stream: one emission per batch; every handler subscribes to it. */
+  private readonly batches = new Subject<ProcessedBatch<T>>();
+  /** Resync bursts for the FIFO, asked for by the handlers' own timers (at most one per instant). */
+  private readonly resyncs = new Subject<ReflectorBurst<T>>();
+  private resyncPending = false;
+  /** True while the FIFO handles a resync burst: its batch is a periodic resync. */
+  private inResync = false;
   private readonly defaultResyncPeriod: number;
   private resyncCheckPeriod: number;
   private transform: ((obj: T) => T) | undefined;
@@ -231,6 +234,9 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
       this,
     );
     this.listeners = [...this.listeners, listener];
+    listener.listen(this.batches);
+    if (this.phase.kind === 'running')
+      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod, this.requestResync));
     // A running informer, or an idle one that ran before: replay what the store holds first (I5).
     if (running || this.writer.current.size > 0) {
       listener.startInitialReplay(this.writer.current);
@@ -250,7 +256,6 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   remove(listener: ProcessorListener<T>): void {
     if (!this.listeners.includes(listener)) return;
     this.listeners = this.listeners.filter((l) => l !== listener);
-    this.syncingListeners = this.syncingListeners.filter((l) => l !== listener);
     void listener.close();
   }
 
@@ -276,8 +281,9 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     this.phase = STOPPED;
     const listeners = this.listeners;
     this.listeners = [];
-    this.syncingListeners = [];
     const settled = listeners.map((l) => l.close());
+    this.batches.complete();
+    this.resyncs.complete();
     this.writer.complete();
     this.syncedSubject.complete();
     this.errors.complete();
@@ -322,19 +328,13 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
       useWatchList: this.options.watchList,
       pageSize: this.options.pageSize,
     });
-    const checkPeriod = this.resyncCheckPeriod;
-    const resync$: Observable<ReflectorBurst<T>> =
-      checkPeriod > 0
-        ? interval(checkPeriod, this.scheduler).pipe(
-            filter(() => this.shouldResync()),
-            map(() => RESYNC_BURST),
-          )
-        : EMPTY;
+    this.resyncPending = false;
+    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod, this.requestResync));
     const store = this.writer;
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
     pipeline.add(r.resourceVersion$.subscribe((rv) => (this.rv = rv)));
     pipeline.add(
-      merge(r.events$.pipe(map(oneEventBurst)), resync$)
+      merge(r.events$.pipe(map(oneEventBurst)), this.resyncs)
         .pipe(
           deltaFifoBatch<T>({
             mode: this.options.fifoMode,
@@ -360,39 +360,41 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     );
   }
 
-  /** client-go's `sharedProcessor.shouldResync`: which handlers are due now; true if any. */
-  private shouldResync(): boolean {
-    const now = this.scheduler.now();
-    const syncing: ProcessorListener<T>[] = [];
-    for (const l of this.listeners) {
-      if (l.shouldResync(now)) {
-        syncing.push(l);
-        l.determineNextResync(now);
-      }
-    }
-    this.syncingListeners = syncing;
-    return syncing.length > 0;
-  }
+  /**
+   * A handler's timer found it due: one `resync` burst into the FIFO, after every handler due at
+   * this instant has looked (their timers tick at the same time), so that they share it.
+   */
+  private readonly requestResync = (): void => {
+    if (this.resyncPending || this.phase.kind !== 'running') return;
+    this.resyncPending = true;
+    this.phase.pipeline.add(
+      this.scheduler.schedule(() => {
+        this.resyncPending = false;
+        this.inResync = true;
+        try {
+          this.resyncs.next(RESYNC_BURST);
+        } finally {
+          this.inResync = false;
+        }
+      }),
+    );
+  };
 
   /**
    * One batch: applied to the store in one write (I1: before anyone hears), then its notifications
-   * go to the handlers in order (a resync only to the handlers due one, I3), then `synced`.
+   * go out on the shared stream, which every handler's buffer subscribes to (a resync is taken only
+   * by the handlers due one, I3), then `synced`.
    */
   private handleBatch(batch: FifoBatch<T>): void {
     const done = processDeltas(this.writer, batch, this.name);
     for (const e of done.errors) this.emitError(e);
-    const { notifications, keys, resyncs } = done;
-    for (let i = 0; i < notifications.length; i++) {
-      const targets = resyncs[i] ? this.syncingListeners : this.listeners;
-      for (const l of targets) l.push(notifications[i], keys[i]);
-    }
+    this.batches.next(this.inResync ? { ...done, resync: true } : done);
     if (batch.synced) this.markSynced();
   }
 
   private markSynced(): void {
     if (this.synced) return;
     this.synced = true;
-    for (const l of this.listeners) l.upstreamSynced();
     this.syncedSubject.next(true);
     this.syncedSubject.complete();
   }

@@ -19,8 +19,8 @@ export type { InformerOptions } from './informerOptions.js';
  *
  * Lifecycle: created idle; `start()` (or a first subscription to `store$` / `events$`) starts it;
  * `stop()` tears down the request in flight, every timer and every handler; a stopped informer stays
- * stopped. An informer started by a subscription (never by `start()`) stops when its last `store$`
- * / `events$` subscriber leaves.
+ * stopped. An informer started by a subscription (never by `start()`) goes idle when its last
+ * `store$` / `events$` subscriber leaves, and starts again on the next subscription.
  *
  * @example
  * ```ts
@@ -32,7 +32,11 @@ export type { InformerOptions } from './informerOptions.js';
  * ```
  */
 export interface Informer<T> {
-  /** The current store snapshot, then each new one (replays the current one, as a BehaviorSubject). Starts the informer. */
+  /**
+   * The current store snapshot, then each new one (one per batch); `shareReplay`-backed: every
+   * subscriber gets the current snapshot first, as from a BehaviorSubject. Starts the informer; an
+   * informer it started goes idle when the last subscriber leaves and starts again on the next.
+   */
   readonly store$: Observable<Store<T>>;
   /**
    * Every notification, for as long as you are subscribed: an `add` for each object already stored
@@ -80,14 +84,15 @@ export interface Informer<T> {
  * Creates the informer of one resource: `informer(listWatch, options)`. This is the entry point the
  * shared informer factory calls (one per resource and namespace); it can be used on its own too.
  *
- * Pipeline: reflector events (+ a `resync` event when the resync check finds a handler due) ->
- * `deltaFifo` (knowing the store) -> each pop applied to the store as one batch -> notifications
- * distributed to every handler's own buffer (resyncs only to handlers that are due).
+ * Pipeline: reflector bursts (+ a `resync` burst when a handler's own timer finds it due) ->
+ * `deltaFifoBatch` (knowing the store) -> each batch applied to the store in one write -> its
+ * notifications on a shared stream every handler's buffer subscribes to (resyncs only to handlers
+ * that are due).
  *
  * ```text
  * reflector:  --R[a,b]-------u(a2)---------R[a2]--
  * resync:     ------------------------t-----------   t: a handler is due (check period elapsed)
- * store$:     S0-S1-----------S2--------------------  store updated before anyone hears (I1)
+ * store$:     S0-S1-----------S2--------------------  one snapshot per batch, before anyone hears (I1)
  * handler:    ---A(a)B(b)-----U(a,a2)-U(a2,a2)------  U(x,x): a resync, only to handlers due
  * ```
  *

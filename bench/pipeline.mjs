@@ -7,7 +7,7 @@
 // change; use bench/run.mjs for the figures against other clients.
 //
 // usage (from the repo root, after `npm run build`):
-//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--floor]
+//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--freeze] [--floor]
 //   RXKUBE_MODULE=path/to/index.js measures another build.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,6 +22,8 @@ const rx = await import(
 
 const args = benchArgs(process.argv.slice(2));
 const strip = args.switch('strip');
+// --freeze: the informer's opt-in mutation detection (freeze: true): what deep freezing costs.
+const freeze = args.switch('freeze');
 // --floor: also run http-floor's loop (newline search on Buffers, one decode and JSON.parse per
 // event, newest object per key in a Map) over the same chunks, alternating, and print the ratio;
 // and the same loop with rxkube's deepFreeze on each object: the ceiling of any informer that hands
@@ -81,7 +83,7 @@ const cpuMs = () => {
 };
 
 async function once() {
-  const inf = rx.informer(rx.listWatch(memoryTransport(), pods), strip ? { transform: rx.stripManagedFields } : {});
+  const inf = rx.informer(rx.listWatch(memoryTransport(), pods), { ...(strip ? { transform: rx.stripManagedFields } : {}), ...(freeze ? { freeze: true } : {}) });
   let onSynced, onDone, finished = 0;
   const synced = new Promise((r) => (onSynced = r));
   const done = new Promise((r) => (onDone = r));
@@ -158,4 +160,4 @@ if (withFloor) {
     }),
   );
 }
-console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));
+console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, freeze, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));

@@ -81,6 +81,11 @@ export interface SharedInformerFactoryOptions {
   readonly logger?: LoggerOption;
   /** Called with every error of every informer and the resource's name (`pods`, `widgets.example.com`). */
   readonly onError?: (error: RxkubeError, resource: string) => void;
+  /**
+   * Deep-freeze every stored object (opt-in mutation detection, see the informer's `freeze`).
+   * Default false; recommended in tests.
+   */
+  readonly freeze?: boolean;
   /** Other informer options for every informer (FIFO mode, watch-list, page size, reflector tuning). */
   readonly informerOptions?: Pick<
     InformerOptions<KubeObject>,
@@ -240,13 +245,14 @@ export function sharedInformerFactory(
     const inf = withLister(
       informer<T>(lw, {
         ...options.informerOptions,
+        name,
         resyncPeriod: opts.resyncPeriod ?? options.resyncPeriods?.[name] ?? options.resyncPeriod ?? 0,
         indexers: opts.indexers,
         transform,
         scheduler: options.scheduler,
-        name,
         logger: options.logger,
         onError: options.onError && ((e: RxkubeError) => options.onError?.(e, name)),
+        freeze: options.freeze,
       }),
     );
     entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObject>, started: false });

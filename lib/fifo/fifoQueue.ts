@@ -90,7 +90,7 @@ export interface FifoQueue<T> {
   resync(): void;
   /** Applies one {@link ReflectorEvent} (a bookmark changes nothing). */
   apply(event: ReflectorEvent<T>): void;
-  /** Takes the oldest entry, or `undefined` when the queue is empty. The pop is frozen. */
+  /** Takes the oldest entry, or `undefined` when the queue is empty. The pop is readonly by type (not frozen). */
   pop(): FifoPop<T> | undefined;
   /** The queued keys, in pop order (with repeats in ordered mode). */
   listKeys(): string[];

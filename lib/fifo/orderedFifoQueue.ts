@@ -137,12 +137,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
     const state = this.keys.get(entry.key) as KeyState<T>;
     if (--state.count === 0) this.keys.delete(entry.key);
-    return Object.freeze({
-      type: 'pop' as const,
-      key: entry.key,
-      deltas: Object.freeze([entry.delta]),
-      isInInitialList,
-    });
+    return { type: 'pop' as const, key: entry.key, deltas: [entry.delta], isInInitialList };
   }
 
   listKeys(): string[] {
@@ -165,7 +160,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
   ): void {
     const object = this.transformed(obj, skipTransform);
     if (object === TRANSFORM_FAILED) return;
-    const delta: Delta<T> = Object.freeze({ type, object });
+    const delta: Delta<T> = { type, object };
     this.entries.push({ key, delta });
     const state = this.keys.get(key);
     if (state === undefined) this.keys.set(key, { count: 1, last: delta });

@@ -10,7 +10,8 @@ import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.
  * - `delete`: the last state, or a {@link DeletedFinalStateUnknown} tombstone when the deletion was
  *   found on a relist.
  *
- * Notifications and the objects they carry are deeply frozen.
+ * Notifications are readonly by type, not frozen at run time; the objects they carry are the store's
+ * (deeply frozen only with the informer's `freeze: true`). Never mutate either.
  *
  * @example
  * ```ts
@@ -25,7 +26,7 @@ export type Notification<T> =
   | { readonly type: 'delete'; readonly object: T | DeletedFinalStateUnknown<T> };
 
 /**
- * Builds a frozen `add` notification.
+ * Builds an `add` notification.
  *
  * @example
  * ```ts
@@ -33,11 +34,11 @@ export type Notification<T> =
  * ```
  */
 export function addNotification<T>(object: T, isInInitialList: boolean): Notification<T> {
-  return Object.freeze({ type: 'add' as const, object, isInInitialList });
+  return { type: 'add' as const, object, isInInitialList };
 }
 
 /**
- * Builds a frozen `update` notification.
+ * Builds an `update` notification.
  *
  * @example
  * ```ts
@@ -45,11 +46,11 @@ export function addNotification<T>(object: T, isInInitialList: boolean): Notific
  * ```
  */
 export function updateNotification<T>(oldObject: T, newObject: T): Notification<T> {
-  return Object.freeze({ type: 'update' as const, oldObject, newObject });
+  return { type: 'update' as const, oldObject, newObject };
 }
 
 /**
- * Builds a frozen `delete` notification.
+ * Builds an `delete` notification.
  *
  * @example
  * ```ts
@@ -57,5 +58,5 @@ export function updateNotification<T>(oldObject: T, newObject: T): Notification<
  * ```
  */
 export function deleteNotification<T>(object: T | DeletedFinalStateUnknown<T>): Notification<T> {
-  return Object.freeze({ type: 'delete' as const, object });
+  return { type: 'delete' as const, object };
 }

@@ -4,42 +4,25 @@ import {
   Subject,
   defer,
   distinctUntilChanged,
+  interval,
   isObservable,
   map,
+  Subscription,
   startWith,
   takeUntil,
   type SchedulerLike,
-  type Subscription,
 } from 'rxjs';
 import { HandlerBufferOverflowError, HandlerError } from '../errors.js';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type {
   AddEventHandlerOptions,
   BufferOptions,
   HandlerLag,
   HandlerRegistration,
 } from './handlerRegistration.js';
-import {
-  addNotification,
-  deleteNotification,
-  updateNotification,
-  type Notification,
-} from './notification.js';
+import type { Notification } from './notification.js';
+import type { ProcessedBatch } from './processDeltas.js';
+import { Replay, type ReplaySource } from './replay.js';
 import { isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
-
-/**
- * The part of a store snapshot a listener reads to replay objects to a handler: a snapshot never
- * changes, so a replay can walk it lazily while the store moves on. A `Store` snapshot is one.
- *
- * @example
- * ```ts
- * const source: ReplaySource<V1Pod> = informer.getStore();
- * ```
- */
-export interface ReplaySource<T> {
-  listKeys(): ReadonlyArray<string>;
-  getByKey(key: string): T | undefined;
-}
 
 /**
  * What a listener needs from its informer: the clock, the current snapshot, error reporting and
@@ -85,8 +68,10 @@ export class ProcessorListener<T> implements HandlerRegistration {
   /** The period this handler asked for (normalized), before the informer's check period applies. */
   readonly requestedResyncPeriod: number;
   resyncPeriod: number;
-  /** Set by the informer at each resync check: whether this listener gets resync notifications. */
+  /** Set by its own resync timer at each look: whether this listener gets resync notifications. */
   syncing = false;
+  /** Set by its own resync timer when due, until the periodic resync it asked for is delivered. */
+  private resyncDue = false;
   readonly synced$: Observable<boolean>;
   readonly lag$: Observable<HandlerLag>;
 
@@ -117,6 +102,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
   private readonly syncedSubject = new BehaviorSubject<boolean>(false);
   private readonly lagChanged = new Subject<void>();
   private readonly closed$ = new Subject<void>();
+  /** The subscription to the shared notification stream, and the resync timer. */
+  private readonly feed = new Subscription();
 
   constructor(
     private readonly handler: EventHandler<T>,
@@ -182,6 +169,48 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.nextResync = now + this.resyncPeriod;
   }
 
+  /**
+   * Subscribes this handler to the informer's shared notification stream: each batch's
+   * notifications go to its own buffer, in order; a resync (an update with an unchanged resource
+   * version) only while this handler is `syncing` (I3); a batch that synced the informer marks the
+   * point after which this handler is synced.
+   */
+  listen(batches$: Observable<ProcessedBatch<T>>): void {
+    this.feed.add(batches$.subscribe((b) => this.onBatch(b)));
+  }
+
+  /**
+   * This handler's own resync timer, on the informer's scheduler: every `checkPeriod` it looks
+   * whether its period has elapsed (client-go's `shouldResync`); if so it is `syncing` until its
+   * next look and asks the informer for a resync. Returns the timer's subscription (ended by
+   * `close()` too).
+   */
+  resyncTimer(checkPeriod: number, requestResync: () => void): Subscription {
+    if (this.resyncPeriod === 0 || !(checkPeriod > 0)) return Subscription.EMPTY;
+    const timer = interval(checkPeriod, this.host.scheduler).subscribe(() => {
+      const now = this.host.scheduler.now();
+      this.syncing = this.shouldResync(now);
+      this.resyncDue = this.syncing;
+      if (!this.syncing) return;
+      this.determineNextResync(now);
+      requestResync();
+    });
+    this.feed.add(timer);
+    return timer;
+  }
+
+  private onBatch(batch: ProcessedBatch<T>): void {
+    const { notifications, keys, resyncs } = batch;
+    // A periodic resync only to the handlers it was asked for; an unchanged object on a relist to
+    // the handlers due at their last look (client-go's syncingListeners).
+    const takesResyncs = batch.resync ? this.resyncDue : this.syncing;
+    if (batch.resync) this.resyncDue = false;
+    for (let i = 0; i < notifications.length; i++) {
+      if (!resyncs[i] || takesResyncs) this.push(notifications[i], keys[i]);
+    }
+    if (batch.synced) this.upstreamSynced();
+  }
+
   /** Replays the store snapshot to a handler added to a running informer (an add per object). */
   startInitialReplay(snapshot: ReplaySource<T>): void {
     this.replay = new Replay(snapshot, this.view, true, this.host.scheduler.now());
@@ -228,6 +257,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
   close(error?: HandlerBufferOverflowError): Promise<void> {
     if (!this.closed) {
       this.closed = true;
+      this.feed.unsubscribe();
       this.q = [];
       this.qTimes = [];
       this.qKeys = [];
@@ -436,50 +466,5 @@ export class ProcessorListener<T> implements HandlerRegistration {
         // An onError that throws must not break delivery; the error is already on errors$.
       }
     }
-  }
-}
-
-/**
- * Brings a handler up to date with a store snapshot, one notification at a time. Without a view
- * (a handler added to a running informer) it is an add per object; with the handler's view it is
- * the difference: deletes for what is gone, adds for what is new, updates for what changed.
- */
-class Replay<T> {
-  private readonly keys: ReadonlyArray<string>;
-  private readonly gone: string[];
-  private i = 0;
-  private g = 0;
-
-  constructor(
-    private readonly snapshot: ReplaySource<T>,
-    private readonly view: Map<string, T> | undefined,
-    readonly initial: boolean,
-    readonly startedAt: number,
-  ) {
-    this.keys = snapshot.listKeys();
-    this.gone = [];
-    if (view) for (const k of view.keys()) if (snapshot.getByKey(k) === undefined) this.gone.push(k);
-  }
-
-  remaining(): number {
-    return this.gone.length - this.g + this.keys.length - this.i;
-  }
-
-  next(): { n: Notification<T>; key: string } | undefined {
-    while (this.g < this.gone.length) {
-      const key = this.gone[this.g++];
-      const last = this.view?.get(key);
-      if (last !== undefined)
-        return { n: deleteNotification<T>(new DeletedFinalStateUnknown(key, last)), key };
-    }
-    while (this.i < this.keys.length) {
-      const key = this.keys[this.i++];
-      const obj = this.snapshot.getByKey(key);
-      if (obj === undefined) continue;
-      const last = this.view?.get(key);
-      if (last === undefined) return { n: addNotification(obj, this.initial), key };
-      if (last !== obj) return { n: updateNotification(last, obj), key };
-    }
-    return undefined;
   }
 }

@@ -56,3 +56,35 @@ export class StoreWriteError extends RxkubeError {
     super('StoreWriteError', `store write refused: ${reason}`);
   }
 }
+
+/**
+ * An index function threw while the informer stored or removed an object (S8). The write was
+ * all-or-nothing, so the store stays consistent: a new object is not stored, an updated one keeps
+ * its previous version, a deleted one stays. The informer reports it on `errors$` and goes on.
+ *
+ * @example
+ * ```ts
+ * pods.errors$.subscribe((e) => {
+ *   if (e instanceof IndexFunctionError) console.warn(e.indexName, e.key, e.cause);
+ * });
+ * ```
+ */
+export class IndexFunctionError extends RxkubeError {
+  /** The index whose function threw (`''` if it could not be found again). */
+  readonly indexName: string;
+  /** The key of the object being written. */
+  readonly key: string;
+
+  constructor(resource: string, indexName: string, key: string, cause: unknown) {
+    const what = indexName === '' ? 'an index function' : `index function ${JSON.stringify(indexName)}`;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'IndexFunctionError',
+      `${resource}: ${what} threw on ${key} (${reason}); the change was not applied (the store keeps ` +
+        `the previous state of ${key}) and the informer goes on; fix the index function`,
+      { cause },
+    );
+    this.indexName = indexName;
+    this.key = key;
+  }
+}

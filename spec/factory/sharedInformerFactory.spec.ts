@@ -207,8 +207,9 @@ describe('sharedInformerFactory', () => {
     expect(sharedInformerFactory(api.kubeConfig()).services().addEventHandler({}).resyncPeriod).toBe(0);
   });
 
-  it('L3: transform runs on every object before it is stored; a per-informer transform runs after it', async () => {
+  it('L3: transform runs on every object before it is stored; a per-informer transform runs after it; freeze: true freezes them', async () => {
     factory = sharedInformerFactory(api.kubeConfig(), {
+      freeze: true,
       transform: (obj) => ({ ...obj, metadata: { ...obj.metadata, annotations: { seen: 'factory' } } }),
     });
     const pods = factory.pods({

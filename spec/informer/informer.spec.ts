@@ -470,7 +470,26 @@ describe('informer: transform (I9) and frozen objects', () => {
     void inf.stop();
   });
 
-  it('objects and notifications handed to handlers are deeply frozen', () => {
+  it('with freeze: true, objects handed to handlers are deeply frozen (mutation detection)', () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1', { spec: { nodeName: 'n1' } })], '1') })],
+      });
+      const inf = informer(lw, { ...fast, freeze: true });
+      const rec = recordNotifications(inf);
+      inf.start();
+      stopAt(inf, 10);
+      at(9, () => {
+        const n = rec.notifications[0] as Extract<Notification<Pod>, { type: 'add' }>;
+        expect(() => {
+          (n.object.spec as { nodeName: string }).nodeName = 'n2';
+        }).toThrow(TypeError);
+        expect(Object.isFrozen(inf.getByKey('ns/a'))).toBe(true);
+      });
+    });
+  });
+
+  it('by default (no freeze) objects are handed out as the server sent them, not frozen', () => {
     testScheduler().run(({ cold }) => {
       const lw = fakeListWatch<Pod>({
         lists: [cold('-(p|)', { p: listPage([pod('a', '1', { spec: { nodeName: 'n1' } })], '1') })],
@@ -481,17 +500,16 @@ describe('informer: transform (I9) and frozen objects', () => {
       stopAt(inf, 10);
       at(9, () => {
         const n = rec.notifications[0] as Extract<Notification<Pod>, { type: 'add' }>;
-        expect(Object.isFrozen(n)).toBe(true);
-        expect(() => {
-          (n.object.spec as { nodeName: string }).nodeName = 'n2';
-        }).toThrow(TypeError);
+        expect(Object.isFrozen(n.object)).toBe(false);
+        expect(Object.isFrozen(n.object.spec)).toBe(false);
+        expect(inf.getByKey('ns/a')).toBe(n.object);
       });
     });
   });
 });
 
 describe('informer: lifecycle', () => {
-  it('start by subscription: store$ starts the informer, replays the current snapshot, and the last unsubscribe stops it and aborts the requests', () => {
+  it('start by subscription: store$ starts the informer, replays the current snapshot, and the last unsubscribe idles it and aborts the requests', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
       const watch = cold('---m', { m: modified(pod('a', '2')) });
@@ -513,7 +531,8 @@ describe('informer: lifecycle', () => {
       });
       expectSubscriptions(list.subscriptions).toBe('^!');
       expectSubscriptions(watch.subscriptions).toBe('-^--------!');
-      at(11, () => expect(inf.isStopped()).toBe(true));
+      // Idle, not stopped: the next subscription starts it again (spec/informer/restart.spec.ts).
+      at(11, () => expect([inf.isStarted(), inf.isStopped()]).toEqual([false, false]));
     });
   });
 

@@ -106,8 +106,8 @@ describe('lister (L4)', () => {
     expect(l.byNamespace('shop').list('app=web')).toHaveLength(1);
   });
 
-  it('hands out frozen results and the store’s frozen objects', () => {
-    const result = lister(snapshot()).list('app=web');
+  it('hands out frozen results and the store’s frozen objects (freeze: true)', () => {
+    const result = lister(createStore<V1Pod>({ freeze: true }).replace(structuredClone(pods), '10')).list('app=web');
     expect(Object.isFrozen(result)).toBe(true);
     expect(Object.isFrozen(result[0])).toBe(true);
   });

@@ -212,9 +212,22 @@ describe('Store', () => {
     expect(s1.resourceVersion).toBe('10');
   });
 
-  it('S6: objects are deeply frozen on the way in; mutating one throws', () => {
+  it('S6: by default objects are stored as given, not frozen (speed)', () => {
     const p = pod('ns', 'a', { app: 'web' }, 'node-1');
     const s = createStore<Pod>().add(p);
+    expect(s.getByKey('ns/a')).toBe(p);
+    expect(Object.isFrozen(p)).toBe(false);
+    expect(Object.isFrozen(p.metadata)).toBe(false);
+    const items = [pod('ns', 'r', { a: 'b' })];
+    createStore<Pod>().replace(items);
+    expect(Object.isFrozen(items[0])).toBe(false);
+    createStore<Pod>().withMutations((m) => m.upsert(items[0]));
+    expect(Object.isFrozen(items[0])).toBe(false);
+  });
+
+  it('S6: with freeze: true objects are deeply frozen on the way in; mutating one throws', () => {
+    const p = pod('ns', 'a', { app: 'web' }, 'node-1');
+    const s = createStore<Pod>({ freeze: true }).add(p);
     const stored = s.getByKey('ns/a')!;
     expect(stored).toBe(p);
     expect(Object.isFrozen(stored)).toBe(true);
@@ -226,7 +239,7 @@ describe('Store', () => {
     expect(() => {
       (stored.spec as { nodeName?: string }).nodeName = 'other';
     }).toThrow(TypeError);
-    const replaced = createStore<Pod>().replace([pod('ns', 'r', { a: 'b' })]);
+    const replaced = createStore<Pod>({ freeze: true }).replace([pod('ns', 'r', { a: 'b' })]);
     expect(() => {
       (replaced.list()[0].metadata as { name?: string }).name = 'x';
     }).toThrow(TypeError);

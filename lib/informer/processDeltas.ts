@@ -1,0 +1,117 @@
+import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeltaType } from '../fifo/delta.js';
+import type { FifoBatch } from '../fifo/fifoBatch.js';
+import type { KubeObject } from '../meta/kubeObject.js';
+import { IndexFunctionError } from '../store/indexErrors.js';
+import type { Indexers } from '../store/indexers.js';
+import type { StoreWriter } from '../store/storeWriter.js';
+import {
+  addNotification,
+  deleteNotification,
+  updateNotification,
+  type Notification,
+} from './notification.js';
+
+/**
+ * What one batch did: the notifications to hand out, in order, each with its key and whether it is
+ * a resync (an update whose resource version did not change: only handlers due a resync get it, I3),
+ * and the index function errors met on the way. The informer's shared notification stream carries
+ * these; every handler subscribes to it.
+ *
+ * @example
+ * ```ts
+ * const batch: ProcessedBatch<V1Pod> = { notifications: [], keys: [], resyncs: [], errors: [], synced: false, resync: false };
+ * ```
+ */
+export interface ProcessedBatch<T> {
+  readonly notifications: ReadonlyArray<Notification<T>>;
+  readonly keys: ReadonlyArray<string>;
+  readonly resyncs: ReadonlyArray<boolean>;
+  readonly errors: ReadonlyArray<IndexFunctionError>;
+  /** The informer synced with this batch: each handler is synced once it has handled it. */
+  readonly synced: boolean;
+  /** The batch of a periodic resync (asked for by handlers' timers): only the handlers due take it. */
+  readonly resync: boolean;
+}
+
+/**
+ * client-go's `processDeltas` over a whole batch: every delta of every pop is applied to the store
+ * in ONE transient write (one new snapshot, one `store$` emission), with the batch's resource
+ * version; Sync / Replaced / Added / Updated become an update when the key was stored, an add
+ * otherwise. A write whose index function throws changes nothing and is reported; the rest of the
+ * batch goes on (S8). Nobody is told anything here (I1: the store is written before anyone hears).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const done = processDeltas(writer, batch, 'pods');
+ * done.notifications.forEach((n, i) => listeners.forEach((l) => l.push(n, done.keys[i])));
+ * ```
+ */
+export function processDeltas<T extends KubeObject>(
+  writer: StoreWriter<T>,
+  batch: FifoBatch<T>,
+  resource: string,
+): ProcessedBatch<T> {
+  const notifications: Array<Notification<T>> = [];
+  const keys: string[] = [];
+  const resyncs: boolean[] = [];
+  const errors: IndexFunctionError[] = [];
+  writer.batch((m) => {
+    for (const pop of batch.pops) {
+      for (const d of pop.deltas) {
+        try {
+          if (d.type === DeltaType.Deleted) {
+            m.delete(d.object);
+            notifications.push(deleteNotification(d.object));
+            resyncs.push(false);
+          } else {
+            const obj = d.object as T;
+            const old = m.upsert(obj);
+            if (old === undefined) {
+              notifications.push(addNotification(obj, pop.isInInitialList));
+              resyncs.push(false);
+            } else {
+              notifications.push(updateNotification(old, obj));
+              resyncs.push(old.metadata?.resourceVersion === obj.metadata?.resourceVersion);
+            }
+          }
+          keys.push(pop.key);
+        } catch (e) {
+          errors.push(
+            indexFunctionError(
+              resource,
+              writer.current.getIndexers(),
+              pop.key,
+              [d.object, m.getByKey(pop.key)],
+              e,
+            ),
+          );
+        }
+      }
+    }
+    if (batch.resourceVersion !== undefined) m.setResourceVersion(batch.resourceVersion);
+  });
+  return { notifications, keys, resyncs, errors, synced: batch.synced, resync: false };
+}
+
+/** The error to report: which index threw is found again by asking each one (error path only). */
+function indexFunctionError<T>(
+  resource: string,
+  indexers: Indexers<T>,
+  key: string,
+  objects: ReadonlyArray<unknown>,
+  cause: unknown,
+): IndexFunctionError {
+  for (const obj of objects) {
+    if (obj === undefined || obj === null || obj instanceof DeletedFinalStateUnknown) continue;
+    for (const [name, fn] of Object.entries(indexers)) {
+      try {
+        fn(obj as T);
+      } catch {
+        return new IndexFunctionError(resource, name, key, cause);
+      }
+    }
+  }
+  return new IndexFunctionError(resource, '', key, cause);
+}

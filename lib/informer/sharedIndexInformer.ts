@@ -1,0 +1,418 @@
+import {
+  BehaviorSubject,
+  defer,
+  Observable,
+  of,
+  Subject,
+  Subscription,
+  asyncScheduler,
+  map,
+  merge,
+  shareReplay,
+  type SchedulerLike,
+} from 'rxjs';
+import { HandlerBufferOverflowError, HandlerError, InformerStateError, type RxkubeError } from '../errors.js';
+import { deltaFifoBatch } from '../fifo/deltaFifoBatch.js';
+import type { FifoBatch } from '../fifo/fifoBatch.js';
+import type { ListWatch } from '../listwatch/listWatch.js';
+import type { KubeObject } from '../meta/kubeObject.js';
+import { reflector } from '../reflector/reflector.js';
+import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
+import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
+import type { Indexers } from '../store/indexers.js';
+import type { Store } from '../store/store.js';
+import { storeWriter, type StoreWriter } from '../store/storeWriter.js';
+import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegistration.js';
+import type { Informer } from './informer.js';
+import type { InformerOptions } from './informerOptions.js';
+import type { Notification } from './notification.js';
+import { processDeltas, type ProcessedBatch } from './processDeltas.js';
+import { ProcessorListener, type ListenerHost } from './processorListener.js';
+import type { EventHandler, NotificationObserver } from './resourceEventHandler.js';
+import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
+import { errorLogger } from './errorLogger.js';
+import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
+
+const RESYNC_BURST: ReflectorBurst<never> = [{ type: 'resync' }];
+
+/**
+ * Where an informer is in its life:
+ * - `idle`: not running (new, or left by its last subscriber after a start by subscription: the
+ *   next subscription starts it again, from the snapshot it has);
+ * - `running`: listing and watching; `byRefCount` when a subscription (not `start()`) started it;
+ * - `stopped`: `stop()` was called; final.
+ */
+type Phase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly byRefCount: boolean; readonly pipeline: Subscription }
+  | { readonly kind: 'stopped' };
+
+const IDLE: Phase = { kind: 'idle' };
+const STOPPED: Phase = { kind: 'stopped' };
+
+/**
+ * Until the reflector emits bursts (branch wip/reflector), each of its events is a burst of one.
+ * The only place that adapts today's per-event reflector output.
+ */
+function oneEventBurst<T>(event: ReflectorEvent<T>): ReflectorBurst<T> {
+  return [event];
+}
+
+/**
+ * The informer behind {@link informer} (client-go's `sharedIndexInformer`). Internal.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const pods: Informer<V1Pod> = new SharedIndexInformer(listWatch, { resyncPeriod: 30_000 });
+ * ```
+ */
+export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, ListenerHost<T> {
+  readonly scheduler: SchedulerLike;
+  readonly store$: Observable<Store<T>>;
+  readonly events$: Observable<Notification<T>>;
+  readonly errors$: Observable<RxkubeError>;
+  readonly synced$: Observable<boolean>;
+
+  private readonly writer: StoreWriter<T>;
+  private readonly errors = new Subject<RxkubeError>();
+  private readonly syncedSubject = new BehaviorSubject<boolean>(false);
+  private readonly name: string;
+  private readonly log: (error: RxkubeError) => void;
+  private listeners: ReadonlyArray<ProcessorListener<T>> = [];
+  /** The shared notification stream: one emission per batch; every handler subscribes to it. */
+  private readonly batches = new Subject<ProcessedBatch<T>>();
+  /** Resync bursts for the FIFO, asked for by the handlers' own timers (at most one per instant). */
+  private readonly resyncs = new Subject<ReflectorBurst<T>>();
+  private resyncPending = false;
+  /** True while the FIFO handles a resync burst: its batch is a periodic resync. */
+  private inResync = false;
+  private readonly defaultResyncPeriod: number;
+  private resyncCheckPeriod: number;
+  private transform: ((obj: T) => T) | undefined;
+  private phase: Phase = IDLE;
+  /** Whether it has ever run: the transform is fixed from then on. */
+  private ranOnce = false;
+  private synced = false;
+  private subscribers = 0;
+  private rv = '';
+
+  constructor(
+    private readonly listWatch: ListWatch<T>,
+    private readonly options: InformerOptions<T>,
+  ) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.defaultResyncPeriod = normalizeResyncPeriod(options.resyncPeriod);
+    this.resyncCheckPeriod = this.defaultResyncPeriod;
+    this.transform = options.transform;
+    this.name = options.name ?? options.reflector?.expectedTypeName ?? '<unspecified>';
+    this.log = errorLogger(options.logger, {
+      resource: options.name ?? options.reflector?.expectedTypeName,
+      scheduler: this.scheduler,
+    });
+    this.writer = storeWriter<T>({
+      keyFunc: options.keyFunc,
+      indexers: options.indexers,
+      freeze: options.freeze,
+    });
+    this.errors$ = this.errors.asObservable();
+    this.synced$ = this.syncedSubject.asObservable();
+    // One connection for every store$ subscriber, replaying the current snapshot; the last one
+    // leaving disconnects it (and idles an informer it started), the next one connects again.
+    this.store$ = defer(() =>
+      this.phase.kind === 'stopped' ? of(this.writer.current) : this.retained(this.writer.store$),
+    ).pipe(shareReplay({ bufferSize: 1, refCount: true }));
+    this.events$ = new Observable<Notification<T>>((subscriber) => {
+      let registration: HandlerRegistration;
+      try {
+        const observer: NotificationObserver<T> = {
+          next: (n) => subscriber.next(n),
+          error: (e: unknown) => subscriber.error(e),
+          complete: () => subscriber.complete(),
+        };
+        registration = this.addEventHandler(observer, { resyncPeriod: 0, name: 'events$' });
+      } catch (e) {
+        subscriber.error(e);
+        return undefined;
+      }
+      this.retain();
+      return () => {
+        registration.remove();
+        this.release();
+      };
+    });
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------
+
+  getStore(): Store<T> {
+    return this.writer.current;
+  }
+  snapshot(): Store<T> {
+    return this.writer.current;
+  }
+  getByKey(key: string): T | undefined {
+    return this.writer.current.getByKey(key);
+  }
+  get(obj: T): T | undefined {
+    return this.writer.current.get(obj);
+  }
+  list(): ReadonlyArray<T> {
+    return this.writer.current.list();
+  }
+  listKeys(): ReadonlyArray<string> {
+    return this.writer.current.listKeys();
+  }
+  byIndex(indexName: string, value: string): T[] {
+    return this.writer.current.byIndex(indexName, value);
+  }
+  indexKeys(indexName: string, value: string): string[] {
+    return this.writer.current.indexKeys(indexName, value);
+  }
+  listIndexFuncValues(indexName: string): string[] {
+    return this.writer.current.listIndexFuncValues(indexName);
+  }
+  index(indexName: string, obj: T): T[] {
+    return this.writer.current.index(indexName, obj);
+  }
+  hasSynced(): boolean {
+    return this.synced;
+  }
+  lastSyncResourceVersion(): string {
+    return this.rv;
+  }
+  isStarted(): boolean {
+    return this.phase.kind === 'running' || (this.phase.kind === 'stopped' && this.ranOnce);
+  }
+  isStopped(): boolean {
+    return this.phase.kind === 'stopped';
+  }
+
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    if (this.phase.kind === 'stopped') return Promise.resolve(false);
+    return waitForSync(this.syncedSubject, options, this.scheduler);
+  }
+
+  // ---- configuration ----------------------------------------------------------------------------
+
+  addIndexers(indexers: Indexers<T>): void {
+    if (this.phase.kind === 'stopped') throw new InformerStateError('addIndexers: the informer has stopped');
+    this.writer.addIndexers(indexers);
+  }
+
+  setTransform(transform: (obj: T) => T): void {
+    if (this.ranOnce) {
+      throw new InformerStateError(
+        'setTransform: the informer has already started; set the transform before start',
+      );
+    }
+    this.transform = transform;
+  }
+
+  // ---- handlers ---------------------------------------------------------------------------------
+
+  addEventHandler(handler: EventHandler<T>, options: AddEventHandlerOptions = {}): HandlerRegistration {
+    if (this.phase.kind === 'stopped') {
+      throw new InformerStateError('addEventHandler: the informer has stopped; handler not added');
+    }
+    const running = this.phase.kind === 'running';
+    // client-go's AddEventHandlerWithResyncPeriod rules.
+    let period =
+      options.resyncPeriod === undefined
+        ? this.defaultResyncPeriod
+        : normalizeResyncPeriod(options.resyncPeriod);
+    if (period > 0 && period < this.resyncCheckPeriod) {
+      if (running) {
+        period = this.resyncCheckPeriod;
+      } else {
+        this.resyncCheckPeriod = period;
+        for (const l of this.listeners)
+          l.resyncPeriod = determineResyncPeriod(l.requestedResyncPeriod, period);
+      }
+    }
+    const listener = new ProcessorListener<T>(
+      handler,
+      options,
+      period,
+      determineResyncPeriod(period, this.resyncCheckPeriod),
+      this,
+    );
+    this.listeners = [...this.listeners, listener];
+    listener.listen(this.batches);
+    if (this.phase.kind === 'running')
+      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod, this.requestResync));
+    // A running informer, or an idle one that ran before: replay what the store holds first (I5).
+    if (running || this.writer.current.size > 0) {
+      listener.startInitialReplay(this.writer.current);
+      if (this.synced) listener.upstreamSynced();
+    }
+    return listener;
+  }
+
+  removeEventHandler(registration: HandlerRegistration): void {
+    const listener = registration as ProcessorListener<T>;
+    if (!this.listeners.includes(listener)) return;
+    this.remove(listener);
+    void listener.close();
+  }
+
+  /** ListenerHost: a registration's `remove()`, and the `'error'` overflow policy. */
+  remove(listener: ProcessorListener<T>): void {
+    if (!this.listeners.includes(listener)) return;
+    this.listeners = this.listeners.filter((l) => l !== listener);
+    void listener.close();
+  }
+
+  /** ListenerHost: handler errors go to `errors$`. */
+  report(error: HandlerError | HandlerBufferOverflowError): void {
+    this.emitError(error);
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------------
+
+  start(): void {
+    if (this.phase.kind === 'running' && this.phase.byRefCount) {
+      // start() takes over: the informer no longer stops when its subscribers leave.
+      this.phase = { ...this.phase, byRefCount: false };
+      return;
+    }
+    this.run(false);
+  }
+
+  stop(): Promise<void> {
+    if (this.phase.kind === 'stopped') return Promise.resolve();
+    if (this.phase.kind === 'running') this.phase.pipeline.unsubscribe();
+    this.phase = STOPPED;
+    const listeners = this.listeners;
+    this.listeners = [];
+    const settled = listeners.map((l) => l.close());
+    this.batches.complete();
+    this.resyncs.complete();
+    this.writer.complete();
+    this.syncedSubject.complete();
+    this.errors.complete();
+    return Promise.all(settled).then(() => undefined);
+  }
+
+  /** `source`, counted as a subscriber of the informer while subscribed. */
+  private retained<R>(source: Observable<R>): Observable<R> {
+    return new Observable<R>((subscriber) => {
+      const sub = source.subscribe(subscriber);
+      this.retain();
+      return () => {
+        sub.unsubscribe();
+        this.release();
+      };
+    });
+  }
+
+  private retain(): void {
+    this.subscribers++;
+    if (this.phase.kind === 'idle') this.run(true);
+  }
+
+  private release(): void {
+    this.subscribers--;
+    if (this.subscribers === 0 && this.phase.kind === 'running' && this.phase.byRefCount) {
+      // Idle, not stopped: the next subscription starts it again (the store and handlers stay).
+      this.phase.pipeline.unsubscribe();
+      this.phase = IDLE;
+    }
+  }
+
+  private run(byRefCount: boolean): void {
+    if (this.phase.kind !== 'idle') return;
+    this.ranOnce = true;
+    const pipeline = new Subscription();
+    this.phase = { kind: 'running', byRefCount, pipeline };
+    const r = reflector<T>(this.listWatch, {
+      expectedTypeName: this.name,
+      ...this.options.reflector,
+      scheduler: this.scheduler,
+      useWatchList: this.options.watchList,
+      pageSize: this.options.pageSize,
+    });
+    this.resyncPending = false;
+    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod, this.requestResync));
+    const store = this.writer;
+    pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
+    pipeline.add(r.resourceVersion$.subscribe((rv) => (this.rv = rv)));
+    pipeline.add(
+      merge(r.events$.pipe(map(oneEventBurst)), this.resyncs)
+        .pipe(
+          deltaFifoBatch<T>({
+            mode: this.options.fifoMode,
+            keyFunc: this.options.keyFunc,
+            knownObjects: {
+              getByKey: (key) => store.current.getByKey(key),
+              listKeys: () => store.current.listKeys(),
+            },
+            emitDeltaTypeReplaced: true,
+            transform: this.transform,
+            onError: (e) => this.emitError(e),
+          }),
+        )
+        .subscribe({
+          next: (batch) => this.handleBatch(batch),
+          error: (e: unknown) =>
+            this.emitError(
+              e instanceof Error && 'code' in e
+                ? (e as RxkubeError)
+                : new InformerStateError(`${this.name}: the informer's pipeline failed: ${String(e)}`),
+            ),
+        }),
+    );
+  }
+
+  /**
+   * A handler's timer found it due: one `resync` burst into the FIFO, after every handler due at
+   * this instant has looked (their timers tick at the same time), so that they share it.
+   */
+  private readonly requestResync = (): void => {
+    if (this.resyncPending || this.phase.kind !== 'running') return;
+    this.resyncPending = true;
+    this.phase.pipeline.add(
+      this.scheduler.schedule(() => {
+        this.resyncPending = false;
+        this.inResync = true;
+        try {
+          this.resyncs.next(RESYNC_BURST);
+        } finally {
+          this.inResync = false;
+        }
+      }),
+    );
+  };
+
+  /**
+   * One batch: applied to the store in one write (I1: before anyone hears), then its notifications
+   * go out on the shared stream, which every handler's buffer subscribes to (a resync is taken only
+   * by the handlers due one, I3), then `synced`.
+   */
+  private handleBatch(batch: FifoBatch<T>): void {
+    const done = processDeltas(this.writer, batch, this.name);
+    for (const e of done.errors) this.emitError(e);
+    this.batches.next(this.inResync ? { ...done, resync: true } : done);
+    if (batch.synced) this.markSynced();
+  }
+
+  private markSynced(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.syncedSubject.next(true);
+    this.syncedSubject.complete();
+  }
+
+  private emitError(error: RxkubeError): void {
+    this.log(error);
+    if (!this.errors.closed) this.errors.next(error);
+    if (this.options.onError) {
+      try {
+        this.options.onError(error);
+      } catch {
+        // A throwing onError must not stop the informer; the error is on errors$ already.
+      }
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { KeyFunc } from '../meta/keys.js';
+import { deepFreeze } from './deepFreeze.js';
+import type { IndexFunc } from './indexers.js';
+import { PersistentMap } from './persistentMap.js';
+
+// Internal to lib/store: the state of a snapshot and the all-or-nothing edits of a draft of it (one
+// batch or one change). Store, StoreMutator and createStore are built on these.
+
+/** The keys filed under one index value. The values are unused (`true`). */
+export type KeySet = PersistentMap<true>;
+/** One index: index value -> keys. A value whose last key goes is removed (no empty sets). */
+export type Index = PersistentMap<KeySet>;
+
+export const NO_VALUES: ReadonlyArray<string> = Object.freeze([]);
+export const EMPTY_SET: KeySet = PersistentMap.empty<true>();
+export const EMPTY_INDEX: Index = PersistentMap.empty<KeySet>();
+
+/** The parts of a snapshot. Names, functions and indexes are parallel arrays (few indexes). */
+export interface StoreState<T> {
+  readonly keyFunc: KeyFunc<T>;
+  readonly indexNames: ReadonlyArray<string>;
+  readonly indexFuncs: ReadonlyArray<IndexFunc<T>>;
+  readonly items: PersistentMap<T>;
+  readonly indices: ReadonlyArray<Index>;
+  readonly resourceVersion: string | undefined;
+  /** Deep-freeze objects on the way in (`StoreOptions.freeze`). */
+  readonly freeze: boolean;
+}
+
+/** Files `key` under `value` in `index`. */
+export function indexAdd(index: Index, value: string, key: string, owner: number): Index {
+  const set = index.get(value) ?? EMPTY_SET;
+  const next = set.set(key, true, owner);
+  return next === set ? index : index.set(value, next, owner);
+}
+
+/** Removes `key` from under `value`; drops `value` when its last key goes (S3). */
+export function indexRemove(index: Index, value: string, key: string, owner: number): Index {
+  const set = index.get(value);
+  if (set === undefined) return index;
+  const next = set.delete(key, owner);
+  if (next === set) return index;
+  return next.size === 0 ? index.delete(value, owner) : index.set(value, next, owner);
+}
+
+/** Moves `key` from the `before` values to the `after` values of one index. */
+export function indexMove(
+  index: Index,
+  key: string,
+  before: ReadonlyArray<string>,
+  after: ReadonlyArray<string>,
+  owner: number,
+): Index {
+  // The common case (a pod changes but stays in its namespace) touches nothing.
+  if (before.length === 1 && after.length === 1 && before[0] === after[0]) return index;
+  if (before.length + after.length > 16) {
+    const b = new Set(before);
+    const a = new Set(after);
+    for (const v of b) if (!a.has(v)) index = indexRemove(index, v, key, owner);
+    for (const v of a) if (!b.has(v)) index = indexAdd(index, v, key, owner);
+    return index;
+  }
+  for (const v of before) if (!after.includes(v)) index = indexRemove(index, v, key, owner);
+  for (const v of after) if (!before.includes(v)) index = indexAdd(index, v, key, owner);
+  return index;
+}
+
+/** Builds one index over every item: O(n). */
+export function buildIndex<T>(items: PersistentMap<T>, fn: IndexFunc<T>, owner: number): Index {
+  let index = EMPTY_INDEX;
+  items.forEach((obj, key) => {
+    for (const v of fn(obj)) index = indexAdd(index, v, key, owner);
+  });
+  return index;
+}
+
+export function keyOf<T>(keyFunc: KeyFunc<T>, obj: T | DeletedFinalStateUnknown<T>): string {
+  return obj instanceof DeletedFinalStateUnknown ? obj.key : keyFunc(obj);
+}
+
+/** A snapshot being edited: a private copy of the state's mutable parts (one batch or one change). */
+export interface Draft<T> {
+  readonly keyFunc: KeyFunc<T>;
+  readonly indexNames: ReadonlyArray<string>;
+  readonly indexFuncs: ReadonlyArray<IndexFunc<T>>;
+  items: PersistentMap<T>;
+  readonly indices: Index[];
+  resourceVersion: string | undefined;
+  readonly freeze: boolean;
+}
+
+export function draftOf<T>(state: StoreState<T>): Draft<T> {
+  return {
+    keyFunc: state.keyFunc,
+    indexNames: state.indexNames,
+    indexFuncs: state.indexFuncs,
+    items: state.items,
+    indices: state.indices.slice(),
+    resourceVersion: state.resourceVersion,
+    freeze: state.freeze,
+  };
+}
+
+/**
+ * Upserts `obj`; returns the object it replaced. All-or-nothing: the new object's index values come
+ * first, then one walk down the trie stores it and finds the old one (no `get` first: at 100k
+ * objects each level is a cache miss), then the old object's values; if one of those throws, the
+ * old object is put back.
+ */
+export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number): T | undefined {
+  const key = d.keyFunc(obj);
+  if (d.freeze) deepFreeze(obj);
+  const funcs = d.indexFuncs;
+  const n = funcs.length;
+  if (n === 1) {
+    // The common case (the namespace index only): no arrays of value lists.
+    const after = funcs[0](obj);
+    const items = d.items.set(key, obj, owner);
+    const old = PersistentMap.replacedValue<T>();
+    if (old === obj) return old;
+    const before = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[0], owner);
+    d.items = items;
+    d.indices[0] = indexMove(d.indices[0], key, before, after, owner);
+    return old;
+  }
+  const before = new Array<ReadonlyArray<string>>(n);
+  const after = new Array<ReadonlyArray<string>>(n);
+  for (let i = 0; i < n; i++) after[i] = funcs[i](obj);
+  const items = d.items.set(key, obj, owner);
+  const old = PersistentMap.replacedValue<T>();
+  if (old === obj) return old;
+  for (let i = 0; i < n; i++)
+    before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[i], owner);
+  d.items = items;
+  for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
+  return old;
+}
+
+/**
+ * `fn(old)`. If it throws (an index function that failed on an object it indexed before), `key` gets
+ * `old` back in the draft (a batch may have edited its own nodes in place, so dropping `items` is
+ * not enough) and the error goes on.
+ */
+export function valuesOrRestore<T>(
+  d: Draft<T>,
+  items: PersistentMap<T>,
+  key: string,
+  old: T,
+  fn: IndexFunc<T>,
+  owner: number,
+): ReadonlyArray<string> {
+  try {
+    return fn(old);
+  } catch (e) {
+    d.items = items.set(key, old, owner);
+    throw e;
+  }
+}
+
+/** Removes `key`; returns the object removed. All-or-nothing. */
+export function draftDeleteKey<T>(d: Draft<T>, key: string, owner: number): T | undefined {
+  const old = d.items.get(key);
+  if (old === undefined) return undefined;
+  const funcs = d.indexFuncs;
+  const before = new Array<ReadonlyArray<string>>(funcs.length);
+  for (let i = 0; i < funcs.length; i++) before[i] = funcs[i](old);
+  d.items = d.items.delete(key, owner);
+  for (let i = 0; i < funcs.length; i++)
+    d.indices[i] = indexMove(d.indices[i], key, before[i], NO_VALUES, owner);
+  return old;
+}
+
+/** Makes the draft hold exactly `items`, every index rebuilt. All-or-nothing. */
+export function draftReplace<T>(
+  d: Draft<T>,
+  items: ReadonlyArray<T>,
+  resourceVersion: string | undefined,
+  owner: number,
+): void {
+  let next = PersistentMap.empty<T>();
+  for (const obj of items) next = next.set(d.keyFunc(obj), d.freeze ? deepFreeze(obj) : obj, owner);
+  const built = d.indexFuncs.map((fn) => buildIndex(next, fn, owner));
+  d.items = next;
+  for (let i = 0; i < built.length; i++) d.indices[i] = built[i];
+  if (resourceVersion !== undefined) d.resourceVersion = resourceVersion;
+}

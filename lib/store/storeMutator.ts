@@ -1,0 +1,121 @@
+import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { KeyFunc } from '../meta/keys.js';
+import { StoreWriteError } from './indexErrors.js';
+import { newOwner } from './persistentMap.js';
+import type { StoreChange } from './storeChange.js';
+import { draftDeleteKey, draftReplace, draftUpsert, keyOf, type Draft } from './storeDraft.js';
+
+/**
+ * The write handle of one batch ({@link Store.withMutations}, {@link StoreWriter.batch}). Its reads
+ * see the batch's own changes. Valid only while the batch runs; using it afterwards throws.
+ * Each write is all-or-nothing: if a key or index function throws, that write changes nothing.
+ *
+ * @example
+ * ```ts
+ * const next = store.withMutations((m) => {
+ *   for (const pod of pods) {
+ *     const old = m.upsert(pod);  // the previous object under the key, if any
+ *     if (old) console.log('updated', m.keyFunc(pod));
+ *   }
+ *   m.setResourceVersion('42');
+ * });
+ * ```
+ */
+export class StoreMutator<T> {
+  private readonly owner = newOwner();
+  private open = true;
+
+  /** @internal Use {@link Store.withMutations} or {@link StoreWriter.batch}. */
+  constructor(private readonly draft: Draft<T>) {}
+
+  /** The store's key function. */
+  get keyFunc(): KeyFunc<T> {
+    return this.draft.keyFunc;
+  }
+
+  /** The number of objects, with this batch's changes. */
+  get size(): number {
+    return this.draft.items.size;
+  }
+
+  /** The object under `obj`'s key, with this batch's changes. */
+  get(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
+    return this.draft.items.get(keyOf(this.draft.keyFunc, obj));
+  }
+
+  /** The object under `key`, with this batch's changes. */
+  getByKey(key: string): T | undefined {
+    return this.draft.items.get(key);
+  }
+
+  /** Inserts or replaces `obj` (deep-frozen first with `freeze`). Returns the object it replaced, if any. */
+  upsert(obj: T): T | undefined {
+    this.check();
+    return draftUpsert(this.draft, obj, this.owner);
+  }
+
+  /** Same as {@link upsert}. */
+  add(obj: T): T | undefined {
+    return this.upsert(obj);
+  }
+
+  /** Same as {@link upsert}. */
+  update(obj: T): T | undefined {
+    return this.upsert(obj);
+  }
+
+  /** Removes `obj`'s key (a tombstone's `key`). Returns the object removed, if any. */
+  delete(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
+    this.check();
+    return draftDeleteKey(this.draft, keyOf(this.draft.keyFunc, obj), this.owner);
+  }
+
+  /** Removes `key`. Returns the object removed, if any. */
+  deleteByKey(key: string): T | undefined {
+    this.check();
+    return draftDeleteKey(this.draft, key, this.owner);
+  }
+
+  /**
+   * Makes the store hold exactly `items` (a later duplicate key wins) and rebuilds every index.
+   * Sets the resource version when one is given. O(n); all-or-nothing.
+   */
+  replace(items: ReadonlyArray<T>, resourceVersion?: string): void {
+    this.check();
+    draftReplace(this.draft, items, resourceVersion, this.owner);
+  }
+
+  /** Sets the resource version the resulting snapshot is at. */
+  setResourceVersion(resourceVersion: string): void {
+    this.check();
+    this.draft.resourceVersion = resourceVersion;
+  }
+
+  /** Applies one {@link StoreChange}. */
+  apply(change: StoreChange<T>): void {
+    switch (change.type) {
+      case 'add':
+      case 'update':
+        this.upsert(change.object);
+        return;
+      case 'delete':
+        this.delete(change.object);
+        return;
+      case 'replace':
+        this.replace(change.items, change.resourceVersion);
+        return;
+      case 'resourceVersion':
+        this.setResourceVersion(change.resourceVersion);
+        return;
+    }
+  }
+
+  /** @internal Ends the batch: the owner number is retired with this mutator. */
+  close(): void {
+    this.open = false;
+  }
+
+  private check(): void {
+    if (!this.open) throw new StoreWriteError('the batch this StoreMutator belongs to has ended');
+  }
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from '@jest/globals';
+import { map, type Observable } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { KeyError, type RxkubeError } from '../../lib/errors.js';
+import { deltaFifoBatch } from '../../lib/fifo/deltaFifoBatch.js';
+import type { FifoBatch } from '../../lib/fifo/fifoBatch.js';
+import type { FifoQueueOptions } from '../../lib/fifo/fifoQueue.js';
+import type { ReflectorBurst } from '../../lib/reflector/reflectorBurst.js';
+import type { ReflectorEvent } from '../../lib/reflector/reflectorEvent.js';
+import { describeOutput, keyFunc, obj, TestStore, type TestObj } from './fixtures.js';
+
+type Ev = ReflectorEvent<TestObj>;
+type RvObj = TestObj & { metadata?: { resourceVersion?: string } };
+const withRv = (name: string, val: number, rv?: string): RvObj => ({
+  ...obj(name, val),
+  ...(rv === undefined ? {} : { metadata: { resourceVersion: rv } }),
+});
+const add = (name: string, val: number, rv?: string): Ev => ({ type: 'add', object: withRv(name, val, rv) });
+const upd = (name: string, val: number, rv?: string): Ev => ({
+  type: 'update',
+  object: withRv(name, val, rv),
+});
+const del = (name: string, val: number, rv?: string): Ev => ({
+  type: 'delete',
+  object: withRv(name, val, rv),
+});
+const rep = (rv: string, ...items: TestObj[]): Ev => ({ type: 'replace', items, resourceVersion: rv });
+const bookmark = (rv: string): Ev => ({ type: 'bookmark', resourceVersion: rv });
+
+const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+const fifo = (options: FifoQueueOptions<TestObj> = {}) => deltaFifoBatch<TestObj>({ keyFunc, ...options });
+/** A batch as one string: its pops (`describeOutput`), `@rv`, and `synced`. */
+const readable = (o$: Observable<FifoBatch<TestObj>>) =>
+  o$.pipe(
+    map((b) =>
+      [
+        ...b.pops.map(describeOutput),
+        ...(b.resourceVersion === undefined ? [] : [`@${b.resourceVersion}`]),
+        ...(b.synced ? ['synced'] : []),
+      ].join(' | '),
+    ),
+  );
+
+describe('deltaFifoBatch: the FIFO as a scan over bursts (PopBatch)', () => {
+  it('F2: a burst coalesces per key and leaves as one batch; the next burst is its own batch', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a-b|', {
+        a: [add('foo', 10), add('bar', 1), upd('foo', 12), del('foo', 15)],
+        b: [upd('bar', 2)],
+      });
+      expectObservable(readable(bursts.pipe(fifo()))).toBe('a-b|', {
+        a: 'foo: Added 10, Updated 12, Deleted 15 | bar: Added 1 | synced',
+        b: 'bar: Updated 2',
+      });
+    });
+  });
+
+  it('F2/F15: in ordered mode the same burst pops every event on its own, in arrival order, still one batch', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a|', {
+        a: [add('foo', 10), add('bar', 1), upd('foo', 12)],
+      });
+      expectObservable(readable(bursts.pipe(fifo({ mode: 'ordered' })))).toBe('a|', {
+        a: 'foo: Added 10 | bar: Added 1 | foo: Updated 12 | synced',
+      });
+    });
+  });
+
+  it('F10/F11: a list burst is one batch of initial pops, marked synced after them; later batches are not initial', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a-b|', {
+        a: [rep('10', obj('a', 1), obj('b', 1))],
+        b: [add('c', 1, '11')],
+      });
+      expectObservable(readable(bursts.pipe(fifo({ emitDeltaTypeReplaced: true })))).toBe('a-b|', {
+        a: 'a*: Replaced 1 | b*: Replaced 1 | @10 | synced',
+        b: 'c: Added 1 | @11',
+      });
+    });
+  });
+
+  it('the batch carries the last valid resource version of its burst; missing or empty ones never replace it', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a-b-c-d|', {
+        a: [add('a', 1, '2'), upd('a', 2, '3'), add('b', 1)],
+        b: [bookmark('7')],
+        c: [bookmark(''), upd('a', 3, '')],
+        d: [del('a', 3, '9')],
+      });
+      expectObservable(readable(bursts.pipe(fifo()))).toBe('a-b-c-d|', {
+        a: 'a: Added 1, Updated 2 | b: Added 1 | @3 | synced',
+        b: '@7',
+        c: 'a: Updated 3',
+        d: '@9', // 'a' is neither queued nor known (no known store): dropped (F3), the RV still moves
+      });
+    });
+  });
+
+  it('a burst that changes nothing emits nothing (a delete of a key neither queued nor known, F3)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a-b|', { a: [add('a', 1)], b: [del('zzz', 1)] });
+      expectObservable(readable(bursts.pipe(fifo({ knownObjects: new TestStore() })))).toBe('a--|', {
+        a: 'a: Added 1 | synced',
+      });
+    });
+  });
+
+  it('F3/F6/F9: reads the live known store (resync is a burst of its own)', () => {
+    testScheduler().run(({ cold, expectObservable }) => {
+      const store = new TestStore(obj('k', 5), obj('m', 1));
+      const bursts = cold<ReflectorBurst<TestObj>>('a-b|', { a: [del('k', 6)], b: [{ type: 'resync' }] });
+      const applied = bursts.pipe(
+        fifo({ knownObjects: store }),
+        map((batch) => {
+          for (const p of batch.pops) store.apply(p);
+          return batch;
+        }),
+      );
+      expectObservable(readable(applied)).toBe('a-b|', { a: 'k: Deleted 6 | synced', b: 'm: Sync 1' });
+    });
+  });
+
+  it('each subscription has its own queue; a key error is reported and the burst goes on', () => {
+    const errors: RxkubeError[] = [];
+    testScheduler().run(({ cold, expectObservable }) => {
+      const bursts = cold<ReflectorBurst<TestObj>>('a|', {
+        a: [add('a', 1), { type: 'add', object: null as unknown as TestObj }, add('b', 1)],
+      });
+      const out = readable(bursts.pipe(fifo({ keyFunc: (o) => o.name, onError: (e) => errors.push(e) })));
+      expectObservable(out).toBe('a|', { a: 'a: Added 1 | b: Added 1 | synced' });
+      expectObservable(out).toBe('a|', { a: 'a: Added 1 | b: Added 1 | synced' });
+    });
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBeInstanceOf(KeyError);
+  });
+});

@@ -70,8 +70,20 @@ export interface ReflectorOptions {
   readonly watchErrorHandler?: (error: ReflectorError) => void;
   /** Watches ask for `timeoutSeconds` in `[min, 2 * min)`. Default 300. (client-go will not go under 300; rxkube lets tests.) */
   readonly minWatchTimeoutSeconds?: number;
-  /** A watch silent for its `timeoutSeconds` plus this is declared dead and replaced. Default 10. */
+  /**
+   * A watch silent for its `timeoutSeconds` plus this is declared dead and replaced; with bookmarks
+   * asked for, already when silent for {@link ReflectorOptions.expectedBookmarkIntervalMs} plus this.
+   * Default 10.
+   */
   readonly deadWatchGraceSeconds?: number;
+  /**
+   * How often the server sends a BOOKMARK on a watch that asks for them (kube-apiserver: about once
+   * a minute, and 2 s before the watch's timeout). A watch with bookmarks that is silent for this
+   * plus `deadWatchGraceSeconds` is dead (a proxy that stopped forwarding, a half-open connection)
+   * and replaced, long before its timeout. Default 60 000; `0` does not rely on bookmarks (a server
+   * or proxy that drops them), leaving the bound at `timeoutSeconds` plus the grace.
+   */
+  readonly expectedBookmarkIntervalMs?: number;
   /** The random source of the watch timeout and the backoff jitter, in `[0, 1)`. Default `Math.random`. */
   readonly random?: () => number;
   /** The type's name in messages, e.g. `Pod` or `apps/v1 Deployment`. Default `<unspecified>`. */
@@ -170,6 +182,27 @@ interface WatchStream<T> {
 
 const veryShortWatchMs = 1000;
 
+/**
+ * kube-apiserver's bookmark frequency on watches that ask for bookmarks: about once a minute.
+ *
+ * @example
+ * ```ts
+ * reflector(lw, { expectedBookmarkIntervalMs: defaultExpectedBookmarkIntervalMs / 2 });
+ * ```
+ */
+export const defaultExpectedBookmarkIntervalMs = 60_000;
+
+/**
+ * How long a watch may stay silent before it is dead: its `timeoutSeconds` plus the grace (the
+ * server ends it by then), or, with bookmarks asked for and expected, one bookmark interval plus
+ * the grace, whichever is shorter.
+ */
+function deadWatchSilenceMs(watchOptions: WatchOptions, bookmarkIntervalMs: number, graceMs: number): number {
+  const byTimeout = (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs;
+  if (!watchOptions.allowWatchBookmarks || bookmarkIntervalMs <= 0) return byTimeout;
+  return Math.min(byTimeout, bookmarkIntervalMs + graceMs);
+}
+
 function runReflector<T extends KubeObject>(
   lw: ListWatch<T>,
   options: ReflectorOptions,
@@ -181,6 +214,7 @@ function runReflector<T extends KubeObject>(
   const typeName = options.expectedTypeName ?? '<unspecified>';
   const minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? 300;
   const graceMs = (options.deadWatchGraceSeconds ?? 10) * 1000;
+  const bookmarkIntervalMs = options.expectedBookmarkIntervalMs ?? defaultExpectedBookmarkIntervalMs;
   const backoff = exponentialBackoff(options.backoff, scheduler, random);
 
   // Mutable, and changed in place: it is set on every watch event, and only read where it lives.
@@ -337,7 +371,7 @@ function runReflector<T extends KubeObject>(
     stream = s;
     // Dead-connection watchdog (R12): one timer per silence period, not one per event. When it
     // fires it checks how long the stream has really been silent and re-arms for the rest.
-    const silenceMs = (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs;
+    const silenceMs = deadWatchSilenceMs(watchOptions, bookmarkIntervalMs, graceMs);
     const watchdog = (): void => {
       if (s.ended) return;
       const idle = scheduler.now() - s.lastData;
@@ -345,11 +379,15 @@ function runReflector<T extends KubeObject>(
         s.watchdog = scheduler.schedule(watchdog, silenceMs - idle);
         return;
       }
+      const expected =
+        silenceMs < (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs
+          ? `a bookmark every ${bookmarkIntervalMs / 1000} s`
+          : `timeoutSeconds=${watchOptions.timeoutSeconds}`;
       endStream(
         s,
         new WatchEndedError(
           'dead',
-          `no data for ${idle / 1000} s (timeoutSeconds=${watchOptions.timeoutSeconds}): the connection is dead`,
+          `no data for ${idle / 1000} s (expected ${expected}): the connection is dead; replacing the watch`,
         ),
       );
     };

@@ -307,6 +307,28 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     expect(podRequests(a, 'list')).toHaveLength(1);
   });
 
+  it('R12: with bookmarks, a stalled watch is replaced after the bookmark interval + grace, long before its timeout', async () => {
+    const a = await start({ bookmarkIntervalMs: 200 });
+    // timeoutSeconds 300..600 and a 60 s listWatch margin: only bookmark liveness can catch it in time
+    running = runReflector(
+      a,
+      { expectedBookmarkIntervalMs: 200, deadWatchGraceSeconds: 0.3 },
+      { deadWatchMarginMs: 60_000 },
+    );
+    await wait(watchOpen(a, 1), 'the watch');
+    a.create('pods', newPod('a'));
+    await wait(() => running!.view.has('default/a'), 'the add');
+    await wait(() => running!.events.some((e) => e.type === 'bookmark'), 'a periodic bookmark');
+    a.faults.stallWatches();
+    a.create('pods', newPod('b')); // not delivered by the stalled watch
+    await wait(() => running!.view.has('default/b'), 'b, through the replacement watch');
+    const dead = running.errors.find((e) => e.cause instanceof WatchEndedError && e.cause.kind === 'dead');
+    expect(dead?.message).toContain('expected a bookmark every 0.2 s');
+    expect(dead?.action).toBe('rewatch');
+    expect(Number(podRequests(a, 'watch')[0].query.timeoutSeconds)).toBeGreaterThanOrEqual(300);
+    expect(podRequests(a, 'list')).toHaveLength(1);
+  });
+
   it('a malformed line re-watches from the last good RV and loses nothing', async () => {
     const a = await start();
     running = runReflector(a);

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   concat,
   defer,
+  interval,
   map,
   NEVER,
   Observable,
@@ -12,6 +13,7 @@ import {
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ListPage, ListWatch } from '../../lib/listwatch/listWatch.js';
+import { informer } from '../../lib/informer/informer.js';
 import { reflector } from '../../lib/reflector/reflector.js';
 import type { ReflectorStatus } from '../../lib/reflector/reflectorStatus.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
@@ -337,8 +339,8 @@ describe('reflector on virtual time', () => {
             () => cold('(a|)', { a: page([], '10') }),
             () => cold('(a|)', { a: page([], '20') }),
           ],
-          // a healthy watch for 3 min, then a 410
-          [() => cold('180000ms #', {}, apiError(410, 'Expired'))],
+          // a healthy watch for 3 min (a bookmark every minute), then a 410
+          [() => cold('60s a 59999ms a 59999ms #', { a: bookmark('10') }, apiError(410, 'Expired'))],
         ),
       400_000,
       { random: () => 0.5 },
@@ -568,7 +570,7 @@ describe('reflector on virtual time', () => {
     expect(r.errors[0].error.action).toBe('relist');
   });
 
-  it('R12: a watch silent past timeoutSeconds + grace is declared dead and replaced from the same RV', () => {
+  it('R12: without bookmarks expected, a watch silent past timeoutSeconds + grace is declared dead and replaced from the same RV', () => {
     const r = runOnVirtualTime(
       ({ cold }, s) =>
         scriptedListWatch<Pod>(
@@ -577,7 +579,7 @@ describe('reflector on virtual time', () => {
           [() => cold('a', { a: added(pod('a', '11')) })], // one event, then silence forever
         ),
       400_000,
-      { deadWatchGraceSeconds: 10 },
+      { deadWatchGraceSeconds: 10, expectedBookmarkIntervalMs: 0 },
     );
     const watches = r.lw.watchCalls();
     // 300 s (timeoutSeconds, random 0) + 10 s of silence after the event, then one 800 ms backoff step
@@ -585,6 +587,91 @@ describe('reflector on virtual time', () => {
     expect(r.lw.listCalls()).toHaveLength(1);
     expect((r.errors[0].error.cause as WatchEndedError).kind).toBe('dead');
     expect(r.errors[0].error.action).toBe('rewatch');
+  });
+
+  describe('R12: bookmark liveness (a watch asks for bookmarks; the server sends one about once a minute)', () => {
+    it('a watch silent for the bookmark interval + grace is dead and replaced from the same RV, long before its timeout', () => {
+      const r = runOnVirtualTime(
+        ({ cold }, s) =>
+          scriptedListWatch<Pod>(
+            s,
+            [() => cold('(a|)', { a: page([], '10') })],
+            [() => cold('a', { a: added(pod('a', '11')) })], // one event, then silence forever
+          ),
+        100_000,
+        { deadWatchGraceSeconds: 10 },
+      );
+      const watches = r.lw.watchCalls();
+      expect(watches[0].options).toMatchObject({ allowWatchBookmarks: true });
+      // 60 s (the default bookmark interval) + 10 s of silence, then one 800 ms backoff step
+      expect(watches.map((c) => `${c.options.resourceVersion}@${c.at}`)).toEqual(['10@0', '11@70800']);
+      expect(r.lw.listCalls()).toHaveLength(1);
+      expect((r.errors[0].error.cause as WatchEndedError).kind).toBe('dead');
+      expect(r.errors[0].error.message).toContain('expected a bookmark every 60 s');
+      expect(r.errors[0].error.action).toBe('rewatch');
+    });
+
+    it('bookmarks every 60 s keep an otherwise quiet watch alive until its timeout', () => {
+      const r = runOnVirtualTime(
+        (_, s) =>
+          scriptedListWatch<Pod>(
+            s,
+            [() => of(page([], '10'))],
+            [() => interval(60_000, s).pipe(map(() => bookmark('10')))],
+          ),
+        290_000,
+      );
+      expect(r.lw.watchCalls()).toHaveLength(1);
+      expect(r.errors).toEqual([]);
+    });
+
+    it('behind a proxy whose upstream was cut (silence right after a bookmark), the watch is live again within 2 minutes', () => {
+      const r = runOnVirtualTime(
+        ({ cold }, s) =>
+          scriptedListWatch<Pod>(
+            s,
+            [() => cold('(a|)', { a: page([], '10') })],
+            [
+              () => cold('59s a', { a: bookmark('12') }), // the last bytes through the proxy
+              () => cold('a', { a: added(pod('b', '13')) }),
+            ],
+          ),
+        200_000,
+      );
+      const watches = r.lw.watchCalls();
+      expect(watches.map((c) => c.options.resourceVersion)).toEqual(['10', '12']);
+      // cut at 59 s; dead at 59 + 70 s; replaced after 800 ms: 129.8 s from the start, 70.8 s after the cut
+      expect(watches[1].at - 59_000).toBeLessThanOrEqual(120_000);
+      expect(watches[1].at).toBe(129_800);
+      expect(r.events.map((e) => e.event.type)).toEqual(['replace', 'bookmark', 'add']);
+    });
+
+    it('the bound is the watch timeout + grace when that is shorter than the bookmark interval + grace', () => {
+      const r = runOnVirtualTime(
+        ({ cold }, s) =>
+          scriptedListWatch<Pod>(s, [() => cold('(a|)', { a: page([], '10') })], [() => cold('-')]),
+        40_000,
+        { minWatchTimeoutSeconds: 20, deadWatchGraceSeconds: 1 },
+      );
+      // timeoutSeconds 20 (random 0) + 1 s grace; then 800 ms of backoff
+      expect(r.lw.watchCalls().map((c) => c.at)).toEqual([0, 21_800]);
+    });
+
+    it('an informer passes expectedBookmarkIntervalMs on to its reflector', () => {
+      const ts = new TestScheduler((a, e) => expect(a).toEqual(e));
+      let lw: ReturnType<typeof scriptedListWatch<Pod>> | undefined;
+      ts.run(({ cold }) => {
+        lw = scriptedListWatch<Pod>(ts, [() => cold('(a|)', { a: page([], '10') })], [() => cold('-')]);
+        const i = informer<Pod>(lw, {
+          scheduler: ts,
+          reflector: { random: () => 0, expectedBookmarkIntervalMs: 5_000, deadWatchGraceSeconds: 1 },
+        });
+        i.start();
+        ts.schedule(() => void i.stop(), 10_000);
+      });
+      // 5 s + 1 s of silence, then 800 ms of backoff
+      expect(lw!.watchCalls().map((c) => c.at)).toEqual([0, 6_800]);
+    });
   });
 
   it('a malformed line re-watches from the last good RV; the same RV failing twice relists', () => {
@@ -731,7 +818,7 @@ describe('reflector marble diagrams', () => {
     });
   });
 
-  it('R12: a dead watch is replaced after timeoutSeconds + grace of silence plus one backoff step', () => {
+  it('R12: with bookmarks expected, a dead watch is replaced after bookmark interval + grace of silence plus one backoff step', () => {
     const ts = newScheduler();
     ts.run(({ cold, expectObservable }) => {
       const lw = scriptedListWatch<Pod>(
@@ -740,6 +827,29 @@ describe('reflector marble diagrams', () => {
         [() => cold('a', { a: added(pod('x', '11')) }), () => cold('a', { a: modified(pod('x', '12')) })],
       );
       const r = reflector<Pod>(lw, { scheduler: ts, random: () => 0, deadWatchGraceSeconds: 10 });
+      // 60 s bookmark interval + 10 s grace = 70 s of silence; then 800 ms of backoff
+      expectObservable(r.events$, '^ 100s !').toBe('(ra) 70796ms u', {
+        r: { type: 'replace', items: [], resourceVersion: '10' },
+        a: { type: 'add', object: pod('x', '11') },
+        u: { type: 'update', object: pod('x', '12') },
+      });
+    });
+  });
+
+  it('R12: without bookmarks expected, a dead watch is replaced after timeoutSeconds + grace of silence plus one backoff step', () => {
+    const ts = newScheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const lw = scriptedListWatch<Pod>(
+        ts,
+        [() => cold('(a|)', { a: page([], '10') })],
+        [() => cold('a', { a: added(pod('x', '11')) }), () => cold('a', { a: modified(pod('x', '12')) })],
+      );
+      const r = reflector<Pod>(lw, {
+        scheduler: ts,
+        random: () => 0,
+        deadWatchGraceSeconds: 10,
+        expectedBookmarkIntervalMs: 0,
+      });
       // 300 s watch timeout + 10 s grace = 310 s of silence; then 800 ms of backoff
       expectObservable(r.events$, '^ 400s !').toBe('(ra) 310796ms u', {
         r: { type: 'replace', items: [], resourceVersion: '10' },

@@ -134,9 +134,26 @@ describe('fake API server: WATCH (APISERVER.md §3)', () => {
     try {
       const w = await rawWatch(t, PATH, { query: { resourceVersion: t.resourceVersion, allowWatchBookmarks: '1', timeoutSeconds: '1' } });
       await t.waitForWatches(1);
-      scheduler.flush(); // virtual 0..1000 ms: bookmarks at 10, 20, ... 990; the timeout at 1000 ends the stream
+      // virtual 0..1000 ms: bookmarks at 10, 20, ... 990 (no pre-timeout one: deadline - 2 s is before
+      // the start); the timeout at 1000 ends the stream
+      scheduler.flush();
       await w.ended;
       expect(w.events.map((e) => e.type)).toEqual(Array.from({ length: 99 }, () => 'BOOKMARK'));
+      expect(t.openWatches()).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('§3 bookmarks as kube-apiserver sends them: every interval, and a last one 2 s before the deadline, then none', async () => {
+    const scheduler = new VirtualTimeScheduler(VirtualAction, 5000);
+    const t = await startFakeApiServer({ http: true, bookmarkIntervalMs: 600, scheduler });
+    try {
+      const w = await rawWatch(t, PATH, { query: { resourceVersion: t.resourceVersion, allowWatchBookmarks: '1', timeoutSeconds: '3' } });
+      await t.waitForWatches(1);
+      scheduler.flush(); // bookmarks at 600 and 1000 (deadline 3000 - 2000), none at 1200, 1800, 2400; the end at 3000
+      await w.ended;
+      expect(w.events.map((e) => e.type)).toEqual(['BOOKMARK', 'BOOKMARK']);
       expect(t.openWatches()).toBe(0);
     } finally {
       await t.close();

@@ -6,6 +6,8 @@ import type { Selectors } from './selectors.js';
 import { bookmarkLine, changeLine } from './watchLines.js';
 
 const END = Symbol('end');
+/** kube-apiserver sends a last bookmark this long before a watch's deadline. */
+const preTimeoutBookmarkMs = 2000;
 
 /** What a watch stream was opened with. */
 export interface WatchStreamOptions {
@@ -51,18 +53,29 @@ export class WatchStream {
     return !this.closed;
   }
 
-  /** Arms the bookmark ticker and the server-side timeout. */
+  /**
+   * Arms the bookmarks and the server-side timeout. Bookmarks come as kube-apiserver's cacher sends
+   * them (`nextBookmarkTime`): every `bookmarkIntervalMs`, and once more 2 s before the timeout, so
+   * a client that resumes after the timeout is as close to now as possible. (A watch shorter than
+   * 2 s, which only tests ask for, gets the periodic ones only: kube would send none.)
+   */
   start(bookmarkIntervalMs: number, timeoutMs: number): void {
     const { scheduler } = this.options;
     if (this.options.bookmarks && bookmarkIntervalMs > 0) {
-      // eslint-disable-next-line @typescript-eslint/no-this-alias
-      const stream = this;
-      this.timers.push(
-        scheduler.schedule(function () {
-          stream.sendBookmark();
-          this.schedule(undefined, bookmarkIntervalMs);
-        }, bookmarkIntervalMs),
-      );
+      const preTimeout =
+        timeoutMs > preTimeoutBookmarkMs ? scheduler.now() + timeoutMs - preTimeoutBookmarkMs : Infinity;
+      const arm = (): void => {
+        const now = scheduler.now();
+        const at = Math.min(now + bookmarkIntervalMs, preTimeout);
+        if (at <= now) return;
+        this.timers.push(
+          scheduler.schedule(() => {
+            this.sendBookmark();
+            arm();
+          }, at - now),
+        );
+      };
+      arm();
     }
     this.timers.push(scheduler.schedule(() => this.end(), timeoutMs));
   }

@@ -45,6 +45,7 @@ export * from './reflector/errorClassification.js';
 export * from './reflector/listAll.js';
 export * from './reflector/relistResourceVersion.js';
 export * from './reflector/reflectorError.js';
+export * from './reflector/unexpectedObjectError.js';
 export * from './reflector/reflectorStatus.js';
 export * from './reflector/reflector.js';
 export * from './informer/notification.js';

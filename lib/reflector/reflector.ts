@@ -7,7 +7,7 @@ import {
   type SchedulerLike,
   type Subscriber,
 } from 'rxjs';
-import { ApiStatusError } from '../errors.js';
+import { ApiStatusError, KeyError } from '../errors.js';
 import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
 import type { KubeObject } from '../meta/kubeObject.js';
@@ -28,7 +28,9 @@ import {
   type ReflectorOperation,
 } from './reflectorError.js';
 import type { ReflectorStatus } from './reflectorStatus.js';
+import { UnexpectedObjectError, watchErrorEventError } from './unexpectedObjectError.js';
 import {
+  isValidResourceVersion,
   listOptionsFor,
   relistResourceVersion,
   rewatchResourceVersion,
@@ -172,6 +174,8 @@ interface WatchStream<T> {
   synthetic: boolean;
   /** The streaming list's objects so far, by key. */
   readonly initial: Map<string, T>;
+  /** The streaming list's objects without a key: passed on in the Replace, for the FIFO to report and skip. */
+  readonly keyless: T[];
   ended: boolean;
   subscription: Subscription | undefined;
   /** When the last event arrived (or the watch started), on the scheduler's clock. */
@@ -231,7 +235,9 @@ function runReflector<T extends KubeObject>(
 
   const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
   const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
-  const setResourceVersion = (rv: string): void => {
+  /** Moves the RV, only ever to a valid one from the server: a re-watch from `''` would lose deletions. */
+  const setResourceVersion = (rv: unknown): void => {
+    if (!isValidResourceVersion(rv)) return;
     rvState.lastSyncResourceVersion = rv;
     side.resourceVersions.next(rv);
   };
@@ -363,6 +369,7 @@ function runReflector<T extends KubeObject>(
       count: 0,
       synthetic: mode === 'watch' && (rv === '' || rv === '0'),
       initial: new Map(),
+      keyless: [],
       ended: false,
       subscription: undefined,
       lastData: scheduler.now(),
@@ -396,7 +403,13 @@ function runReflector<T extends KubeObject>(
       next: (event) => {
         if (s.ended) return;
         s.lastData = scheduler.now();
-        onEvent(s, event);
+        try {
+          onEvent(s, event);
+        } catch (err) {
+          // Nothing the server sends may end the process: an event the reflector cannot handle ends
+          // this watch like a malformed line (re-watch from the last good RV, relist if it repeats).
+          endStream(s, new WatchEndedError('malformed', `could not handle a ${String(event.type)} event: ${String(err)}`, { cause: err }));
+        }
       },
       error: (err: unknown) => {
         if (!s.ended) endStream(s, err);
@@ -412,18 +425,16 @@ function runReflector<T extends KubeObject>(
   function onEvent(s: WatchStream<T>, event: WatchEvent<T>): void {
     switch (event.type) {
       case 'ERROR':
-        endStream(s, new ApiStatusError(event.object, { context: 'watch ERROR event' }));
+        endStream(s, watchErrorEventError(event.object));
         return;
       case 'ADDED':
       case 'MODIFIED':
       case 'DELETED': {
         const object = event.object;
-        const rv = object.metadata?.resourceVersion ?? '';
+        const rv = object.metadata?.resourceVersion;
         s.count++;
         if (s.mode === 'watchList') {
-          const key = metaNamespaceKeyFunc(object);
-          if (event.type === 'DELETED') s.initial.delete(key);
-          else s.initial.set(key, object);
+          collectInitial(s, event.type, object);
           return;
         }
         emit({
@@ -436,14 +447,19 @@ function runReflector<T extends KubeObject>(
         return;
       }
       case 'BOOKMARK': {
-        const rv = event.object.metadata?.resourceVersion ?? '';
+        const rv = event.object.metadata?.resourceVersion;
         s.count++;
         if (s.mode === 'watchList') {
           if (event.object.metadata?.annotations?.[initialEventsEndAnnotation] !== 'true') return;
+          if (!isValidResourceVersion(rv)) {
+            endStream(s, new WatchEndedError('malformed', 'the initial-events-end bookmark has no resourceVersion'));
+            return;
+          }
           // The initial events are complete at this RV: one Replace, then the same watch goes on.
           rvState.unavailable = false;
-          emit({ type: 'replace', items: Object.freeze([...s.initial.values()]), resourceVersion: rv });
+          emit({ type: 'replace', items: Object.freeze([...s.initial.values(), ...s.keyless]), resourceVersion: rv });
           s.initial.clear();
+          s.keyless.length = 0;
           setResourceVersion(rv);
           s.mode = 'watch';
           s.start = scheduler.now();
@@ -451,6 +467,8 @@ function runReflector<T extends KubeObject>(
           setStatus({ state: 'watching', resourceVersion: rv });
           return;
         }
+        // A bookmark says only "you are at this RV": without a valid one it says nothing.
+        if (!isValidResourceVersion(rv)) return;
         emit({ type: 'bookmark', resourceVersion: rv });
         s.synthetic = false;
         setResourceVersion(rv);
@@ -466,6 +484,20 @@ function runReflector<T extends KubeObject>(
         endStream(s, new WatchEndedError('malformed', `unexpected watch event type ${JSON.stringify(type)}`));
       }
     }
+  }
+
+  function collectInitial(s: WatchStream<T>, type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T): void {
+    let key: string;
+    try {
+      key = metaNamespaceKeyFunc(object);
+    } catch (err) {
+      if (!(err instanceof KeyError)) throw err;
+      // Passed on: the FIFO reports a KeyError for it and skips it, as for a watch event.
+      if (type !== 'DELETED') s.keyless.push(object);
+      return;
+    }
+    if (type === 'DELETED') s.initial.delete(key);
+    else s.initial.set(key, object);
   }
 
   function endStream(s: WatchStream<T>, err: unknown): void {
@@ -497,6 +529,7 @@ function runReflector<T extends KubeObject>(
       backOffThen(report('watch', 'rewatch', err), watch);
     } else if (
       err instanceof ApiStatusError ||
+      err instanceof UnexpectedObjectError ||
       (err instanceof WatchEndedError && err.kind === 'veryShort')
     ) {
       // 500, 401, 403, 504, ...: client-go's ListAndWatch returns; relist after a backoff step.

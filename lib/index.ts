@@ -48,6 +48,8 @@ export * from './reflector/reflectorError.js';
 export * from './reflector/unexpectedObjectError.js';
 export * from './reflector/reflectorStatus.js';
 export * from './reflector/reflector.js';
+export * from './reflector/reflect.js';
+export * from './reflector/reflectorOutput.js';
 export * from './informer/notification.js';
 export * from './informer/resourceEventHandler.js';
 export * from './informer/handlerRegistration.js';

@@ -6,6 +6,7 @@ import {
   Subscription,
   asapScheduler,
   asyncScheduler,
+  concatAll,
   filter,
   interval,
   map,
@@ -437,7 +438,7 @@ class SharedIndexInformer<T extends KubeObject> implements Informer<T>, Listener
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
     pipeline.add(r.resourceVersion$.subscribe((rv) => (this.rv = rv)));
     pipeline.add(
-      merge(r.events$, resync$)
+      merge(r.bursts$.pipe(concatAll()), resync$) // bursts flattened until the FIFO takes bursts
         .pipe(
           deltaFifo<T>({
             mode: this.options.fifoMode,

@@ -9,7 +9,7 @@ import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch
 import type { Resource } from './resource.js';
 import { resourcePath } from './resourcePath.js';
 import { decodeUtf8 } from './utf8.js';
-import { decodeWatchEvents } from './watchDecoder.js';
+import { decodeWatchBursts, decodeWatchEvents } from './watchDecoder.js';
 import type { WatchEvent } from './watchEvent.js';
 
 /**
@@ -119,24 +119,31 @@ export function listWatch<T>(
     },
 
     watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
-      const query: Record<string, string> = { ...selectors, watch: 'true' };
-      if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
-      if (watchOptions.resourceVersionMatch)
-        query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
-      if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
-      if (watchOptions.timeoutSeconds !== undefined)
-        query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
-      if (watchOptions.sendInitialEvents !== undefined)
-        query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
-      const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
-      return defer(() =>
-        streamRequest$(transport, path, query).pipe(
-          detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
-          decodeWatchEvents<T>(),
-        ),
-      );
+      return watchBody$(watchOptions).pipe(decodeWatchEvents<T>());
+    },
+
+    watchBursts(watchOptions: WatchOptions): Observable<ReadonlyArray<WatchEvent<T>>> {
+      return watchBody$(watchOptions).pipe(decodeWatchBursts<T>());
     },
   };
+
+  /** The watch response body, chunk by chunk, with the dead-watch timer. */
+  function watchBody$(watchOptions: WatchOptions): Observable<Uint8Array> {
+    const query: Record<string, string> = { ...selectors, watch: 'true' };
+    if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
+    if (watchOptions.resourceVersionMatch) query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
+    if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
+    if (watchOptions.timeoutSeconds !== undefined)
+      query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
+    if (watchOptions.sendInitialEvents !== undefined)
+      query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
+    const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
+    return defer(() =>
+      streamRequest$(transport, path, query).pipe(
+        detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
+      ),
+    );
+  }
 }
 
 interface ListBody<T> {

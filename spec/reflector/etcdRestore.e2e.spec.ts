@@ -38,7 +38,11 @@ describe('etcd restore: the server is replaced by one with lower resource versio
   it('R3: the re-watch gets 504 ResourceVersionTooLarge, the relist at the old RV too, the list at "" converges', async () => {
     const before = await server();
     for (let i = 0; i < 5; i++) before.create('pods', newPod(`old-${i}`));
-    for (let v = 1; v <= 20; v++) before.update('pods', { ...newPod('old-0', v), metadata: { ...before.get<Pod>('pods', 'default', 'old-0')!.metadata } });
+    for (let v = 1; v <= 20; v++)
+      before.update('pods', {
+        ...newPod('old-0', v),
+        metadata: { ...before.get<Pod>('pods', 'default', 'old-0')!.metadata },
+      });
     // The "restored" server: an older history (lower RVs), other objects.
     const after = await server();
     after.create('pods', newPod('old-1'));
@@ -72,13 +76,16 @@ describe('etcd restore: the server is replaced by one with lower resource versio
       () => `store ${JSON.stringify(rvs(store()))}; errors ${errors.map((e) => e.message).join('; ')}`,
     );
     const tooLarge = errors.filter(
-      (e): e is ReflectorError => e instanceof ReflectorError && e.statusCode === 504 && e.reason === 'Timeout',
+      (e): e is ReflectorError =>
+        e instanceof ReflectorError && e.statusCode === 504 && e.reason === 'Timeout',
     );
     expect(tooLarge.map((e) => [e.operation, e.action])).toEqual([
       ['watch', 'relist'],
       ['list', 'listFromLatest'],
     ]);
-    const requests = after.requests.filter((q) => q.resource === 'pods').map((q) => `${q.verb}@${q.query.resourceVersion ?? ''}`);
+    const requests = after.requests
+      .filter((q) => q.resource === 'pods')
+      .map((q) => `${q.verb}@${q.query.resourceVersion ?? ''}`);
     expect(requests.slice(0, 3)).toEqual([`watch@${oldRv}`, `list@${oldRv}`, 'list@']);
     expect([...store().keys()].sort()).toEqual(['default/new-a', 'default/old-1']);
   });

@@ -21,7 +21,15 @@ describe('input from the server that the reflector must survive', () => {
         scriptedListWatch<Pod>(
           s,
           [],
-          [() => cold('a-b-c-d', { a: added(pod('a', '3')), b: added(noName), c: bookmark('10', true), d: added(pod('e', '11')) })],
+          [
+            () =>
+              cold('a-b-c-d', {
+                a: added(pod('a', '3')),
+                b: added(noName),
+                c: bookmark('10', true),
+                d: added(pod('e', '11')),
+              }),
+          ],
         ),
       5_000,
       { useWatchList: true },
@@ -42,7 +50,15 @@ describe('input from the server that the reflector must survive', () => {
       const lw = scriptedListWatch<Pod>(
         ts,
         [],
-        [() => cold('a-b-c-d', { a: added(pod('a', '3')), b: added(noName), c: bookmark('10', true), d: added(pod('e', '11')) })],
+        [
+          () =>
+            cold('a-b-c-d', {
+              a: added(pod('a', '3')),
+              b: added(noName),
+              c: bookmark('10', true),
+              d: added(pod('e', '11')),
+            }),
+        ],
       );
       const i = informer<Pod>(lw, { scheduler: ts, watchList: true, reflector: { random: () => 0 } });
       i.errors$.subscribe((e) => errors.push(e));
@@ -107,7 +123,12 @@ describe('input from the server that the reflector must survive', () => {
   });
 
   it('a watch ERROR event whose object is not a Status says what came (kind and field names, no values) and relists', () => {
-    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { password: 'aHVudGVyMg==' } };
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data: { password: 'aHVudGVyMg==' },
+    };
     const r = runOnVirtualTime(
       ({ cold }, s) =>
         scriptedListWatch<Pod>(
@@ -122,7 +143,9 @@ describe('input from the server that the reflector must survive', () => {
     );
     const [first, second] = r.errors.map((e) => e.error);
     expect(first.cause).toBeInstanceOf(UnexpectedObjectError);
-    expect(first.message).toContain('a watch ERROR event carried a v1 Secret, not a Status (fields: apiVersion, kind, metadata, data)');
+    expect(first.message).toContain(
+      'a watch ERROR event carried a v1 Secret, not a Status (fields: apiVersion, kind, metadata, data)',
+    );
     expect(first.message).not.toContain('aHVudGVyMg==');
     expect(first.message).not.toContain('0 :');
     expect(first.action).toBe('relist');

@@ -4,6 +4,7 @@ import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
+import { detectDeadWatch } from '../listwatch/detectDeadWatch.js';
 import { exponentialBackoff } from './backoff.js';
 import {
   isExpiredError,
@@ -51,10 +52,6 @@ interface WatchStream<T> {
   readonly keyless: T[];
   ended: boolean;
   subscription: Subscription | undefined;
-  /** When the last event arrived (or the watch started), on the scheduler's clock. */
-  lastData: number;
-  /** The dead-connection timer. */
-  watchdog: Subscription | undefined;
 }
 
 const veryShortWatchMs = 1000;
@@ -171,7 +168,6 @@ function runReflector<T extends KubeObject>(
   };
   const stopRequest = (): void => {
     if (stream) stream.ended = true;
-    stream?.watchdog?.unsubscribe();
     abortSoon(stream?.subscription);
     stream = undefined;
     request?.unsubscribe();
@@ -282,40 +278,22 @@ function runReflector<T extends KubeObject>(
       keyless: [],
       ended: false,
       subscription: undefined,
-      lastData: scheduler.now(),
-      watchdog: undefined,
     };
     stream = s;
-    // Dead-connection watchdog (R12): one timer per silence period, not one per event. When it
-    // fires it checks how long the stream has really been silent and re-arms for the rest.
+    // Dead-connection detection (R12), rxkube's one mechanism: silence between bursts longer than
+    // the bound (a bookmark interval, or the watch timeout, plus the grace) errors the stream with
+    // WatchDeadError and aborts the request; onWatchError re-watches from the last RV.
     const silenceMs = deadWatchSilenceMs(watchOptions, bookmarkIntervalMs, graceMs);
-    const watchdog = (): void => {
-      if (s.ended) return;
-      const idle = scheduler.now() - s.lastData;
-      if (idle < silenceMs) {
-        s.watchdog = scheduler.schedule(watchdog, silenceMs - idle);
-        return;
-      }
-      const expected =
-        silenceMs < (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs
-          ? `a bookmark every ${bookmarkIntervalMs / 1000} s`
-          : `timeoutSeconds=${watchOptions.timeoutSeconds}`;
-      endStream(
-        s,
-        new WatchEndedError(
-          'dead',
-          `no data for ${idle / 1000} s (expected ${expected}): the connection is dead; replacing the watch`,
-        ),
-      );
-    };
-    s.watchdog = scheduler.schedule(watchdog, silenceMs);
-    const bursts$ = lw.watchBursts
-      ? lw.watchBursts(watchOptions)
-      : lw.watch(watchOptions).pipe(map((event) => [event]));
+    const expected =
+      silenceMs < (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs
+        ? `a bookmark every ${bookmarkIntervalMs / 1000} s plus ${graceMs / 1000} s`
+        : `the watch timeout (${watchOptions.timeoutSeconds} s) plus ${graceMs / 1000} s`;
+    const bursts$ = (
+      lw.watchBursts ? lw.watchBursts(watchOptions) : lw.watch(watchOptions).pipe(map((event) => [event]))
+    ).pipe(detectDeadWatch(silenceMs, scheduler, `${typeName} watch`, expected));
     const subscription = bursts$.subscribe({
       next: (events) => {
         if (s.ended) return;
-        s.lastData = scheduler.now();
         for (const event of events) {
           try {
             onEvent(s, event);
@@ -434,7 +412,6 @@ function runReflector<T extends KubeObject>(
   function endStream(s: WatchStream<T>, err: unknown): void {
     flush();
     s.ended = true;
-    s.watchdog?.unsubscribe();
     abortSoon(s.subscription);
     if (stream === s) stream = undefined;
     const veryShort = scheduler.now() - s.start < veryShortWatchMs && s.count === 0;

@@ -6,7 +6,6 @@ import {
   Subject,
   Subscription,
   asyncScheduler,
-  map,
   merge,
   shareReplay,
   type SchedulerLike,
@@ -18,7 +17,6 @@ import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { reflector } from '../reflector/reflector.js';
 import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 import { storeWriter, type StoreWriter } from '../store/storeWriter.js';
@@ -49,14 +47,6 @@ type Phase =
 
 const IDLE: Phase = { kind: 'idle' };
 const STOPPED: Phase = { kind: 'stopped' };
-
-/**
- * Until the reflector emits bursts (branch wip/reflector), each of its events is a burst of one.
- * The only place that adapts today's per-event reflector output.
- */
-function oneEventBurst<T>(event: ReflectorEvent<T>): ReflectorBurst<T> {
-  return [event];
-}
 
 /**
  * The informer behind {@link informer} (client-go's `sharedIndexInformer`). Internal.
@@ -339,7 +329,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
     pipeline.add(r.resourceVersion$.subscribe((rv) => (this.rv = rv)));
     pipeline.add(
-      merge(r.events$.pipe(map(oneEventBurst)), this.resyncs)
+      merge(r.bursts$, this.resyncs)
         .pipe(
           deltaFifoBatch<T>({
             mode: this.options.fifoMode,

@@ -9,7 +9,7 @@ import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch
 import type { Resource } from './resource.js';
 import { resourcePath } from './resourcePath.js';
 import { decodeUtf8 } from './utf8.js';
-import { decodeWatchEvents } from './watchDecoder.js';
+import { decodeWatchBursts, decodeWatchEvents } from './watchDecoder.js';
 import type { WatchEvent } from './watchEvent.js';
 
 /**
@@ -30,8 +30,10 @@ export interface ListWatchOptions {
   /** The clock of the dead-watch timer; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
-   * A watch silent (no bytes) for its `timeoutSeconds` plus this margin is declared dead and errors
-   * with `WatchDeadError` (R12). Default {@link defaultDeadWatchMarginMs}.
+   * When set, a watch silent (no bytes) for its `timeoutSeconds` plus this margin is declared dead
+   * and errors with `WatchDeadError` (R12), for users of the ListWatch on its own. Unset (default):
+   * no timer here; the reflector detects dead watches itself (with bookmarks, much sooner). A
+   * usual value is {@link defaultDeadWatchMarginMs}.
    */
   readonly deadWatchMarginMs?: number;
 }
@@ -66,8 +68,8 @@ export const defaultServerWatchTimeoutSeconds = 3600;
  *   emitted as it arrives. Continue pages send only `limit` and `continue`.
  * - `watch(options)`: one GET with `watch=true`, decoded line by line into {@link WatchEvent}s
  *   (`ERROR` events passed through, malformed lines as `MALFORMED` events). Completes when the
- *   server ends the stream. Errors with `WatchDeadError` after `timeoutSeconds` plus the margin
- *   of silence, aborting the request.
+ *   server ends the stream. With `deadWatchMarginMs`, errors with `WatchDeadError` after
+ *   `timeoutSeconds` plus that margin of silence, aborting the request.
  * - HTTP errors arrive as `ApiStatusError`, network failures as `TransportError`.
  * - Unsubscribing aborts the request in flight. Each subscription is its own request.
  *
@@ -93,7 +95,7 @@ export function listWatch<T>(
   const transport = transportFor(source);
   const path = resourcePath(resource, options.namespace);
   const scheduler = options.scheduler ?? asyncScheduler;
-  const marginMs = options.deadWatchMarginMs ?? defaultDeadWatchMarginMs;
+  const marginMs = options.deadWatchMarginMs;
   const selectors: Record<string, string> = {};
   if (options.labelSelector) selectors['labelSelector'] = options.labelSelector;
   if (options.fieldSelector) selectors['fieldSelector'] = options.fieldSelector;
@@ -119,24 +121,34 @@ export function listWatch<T>(
     },
 
     watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
-      const query: Record<string, string> = { ...selectors, watch: 'true' };
-      if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
-      if (watchOptions.resourceVersionMatch)
-        query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
-      if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
-      if (watchOptions.timeoutSeconds !== undefined)
-        query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
-      if (watchOptions.sendInitialEvents !== undefined)
-        query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
-      const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
-      return defer(() =>
-        streamRequest$(transport, path, query).pipe(
-          detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
-          decodeWatchEvents<T>(),
-        ),
-      );
+      return watchBody$(watchOptions).pipe(decodeWatchEvents<T>());
+    },
+
+    watchBursts(watchOptions: WatchOptions): Observable<ReadonlyArray<WatchEvent<T>>> {
+      return watchBody$(watchOptions).pipe(decodeWatchBursts<T>());
     },
   };
+
+  /** The watch response body, chunk by chunk, with the dead-watch timer. */
+  function watchBody$(watchOptions: WatchOptions): Observable<Uint8Array> {
+    const query: Record<string, string> = { ...selectors, watch: 'true' };
+    if (watchOptions.resourceVersion !== undefined) query['resourceVersion'] = watchOptions.resourceVersion;
+    if (watchOptions.resourceVersionMatch) query['resourceVersionMatch'] = watchOptions.resourceVersionMatch;
+    if (watchOptions.allowWatchBookmarks) query['allowWatchBookmarks'] = 'true';
+    if (watchOptions.timeoutSeconds !== undefined)
+      query['timeoutSeconds'] = String(watchOptions.timeoutSeconds);
+    if (watchOptions.sendInitialEvents !== undefined)
+      query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
+    // The reflector detects dead watches itself (per burst, knowing of bookmarks): a second timer
+    // here only when asked for, for users of the ListWatch on its own.
+    if (marginMs === undefined) return defer(() => streamRequest$(transport, path, query));
+    const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
+    return defer(() =>
+      streamRequest$(transport, path, query).pipe(
+        detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
+      ),
+    );
+  }
 }
 
 interface ListBody<T> {

@@ -45,4 +45,10 @@ export interface ListPage<T> {
 export interface ListWatch<T> {
   list(options: ListOptions): Observable<ListPage<T>>;
   watch(options: WatchOptions): Observable<WatchEvent<T>>;
+  /**
+   * The same watch as `watch`, in bursts: one array per chunk of the response (every line it
+   * completed). Optional: the reflector uses it when present (the ListWatch of `listWatch()` has
+   * it), else wraps each event of `watch` in a burst of one.
+   */
+  watchBursts?(options: WatchOptions): Observable<ReadonlyArray<WatchEvent<T>>>;
 }

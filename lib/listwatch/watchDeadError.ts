@@ -2,9 +2,11 @@ import { RxkubeError } from '../errors.js';
 
 /**
  * A watch received no bytes at all (no event, no bookmark) for longer than its `timeoutSeconds`
- * plus a margin: the server would have closed it by then, so the connection is dead (a half-open
- * TCP connection, a proxy that stopped forwarding). The watch Observable errors with this and
- * aborts its request; the reflector replaces the watch (R12).
+ * plus a margin (the server would have closed it by then), or, with bookmarks, longer than the
+ * server's bookmark interval plus a margin: the connection is dead (a half-open TCP connection, a
+ * proxy that stopped forwarding). The one dead-watch error: raised by {@link detectDeadWatch}, which
+ * the reflector applies to every watch (and `listWatch` when asked); the watch's request is aborted
+ * and the reflector replaces the watch (R12).
  *
  * @example
  * ```ts
@@ -17,10 +19,10 @@ export class WatchDeadError extends RxkubeError {
   /** How long the watch had been silent when it was declared dead, in milliseconds. */
   readonly silentMs: number;
 
-  constructor(silentMs: number, context = 'watch') {
+  constructor(silentMs: number, context = 'watch', expected = 'the watch timeout plus margin') {
     super(
       'WatchDeadError',
-      `${context}: no bytes received for ${silentMs} ms (longer than the watch timeout plus margin); aborted the connection as dead`,
+      `${context}: no bytes received for ${silentMs} ms (longer than ${expected}); aborted the connection as dead`,
     );
     this.silentMs = silentMs;
   }

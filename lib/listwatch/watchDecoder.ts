@@ -126,6 +126,50 @@ export function decodeWatchEvents<T>(): OperatorFunction<Uint8Array, WatchEvent<
     });
 }
 
+/**
+ * Decodes a stream of byte chunks (a watch response body) into bursts: one array per chunk holding
+ * the events of every line that chunk completed (none for a chunk that completes no line). What
+ * arrived together travels together, so downstream pays its per-emission costs once per chunk.
+ * A last line without a newline is one more burst when the source completes; on a source error the
+ * incomplete tail is dropped and the error passed on.
+ *
+ * ```
+ * chunks:  --[ADDED a\nMODI]--[FIED b\nDELETED a\n]--|
+ * result:  --[ADDED a]---------[MODIFIED b, DELETED a]--|
+ * ```
+ *
+ * @example
+ * ```ts
+ * const bursts$ = chunks$.pipe(decodeWatchBursts<V1Pod>());
+ * bursts$.subscribe((burst) => console.log(burst.length));
+ * ```
+ */
+export function decodeWatchBursts<T>(): OperatorFunction<Uint8Array, ReadonlyArray<WatchEvent<T>>> {
+  return (source) =>
+    new Observable<ReadonlyArray<WatchEvent<T>>>((subscriber) => {
+      let burst: WatchEvent<T>[] = [];
+      const decoder = watchDecoder<T>((event) => burst.push(event));
+      const flush = (): void => {
+        if (burst.length === 0) return;
+        const out = burst;
+        burst = [];
+        subscriber.next(out);
+      };
+      return source.subscribe({
+        next: (chunk) => {
+          decoder.write(chunk);
+          flush();
+        },
+        error: (err: unknown) => subscriber.error(err),
+        complete: () => {
+          decoder.end();
+          flush();
+          subscriber.complete();
+        },
+      });
+    });
+}
+
 const eventTypes = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
 /** Parses one line; `undefined` for a blank line. */

@@ -1,100 +1,26 @@
-import {
-  asyncScheduler,
-  BehaviorSubject,
-  Observable,
-  Subject,
-  Subscription,
-  type SchedulerLike,
-  type Subscriber,
-} from 'rxjs';
-import { ApiStatusError } from '../errors.js';
-import type { ListWatch, WatchOptions } from '../listwatch/listWatch.js';
-import type { WatchEvent } from '../listwatch/watchEvent.js';
+import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
+import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
-import { metaNamespaceKeyFunc } from '../meta/keys.js';
-import { exponentialBackoff, type BackoffOptions } from './backoff.js';
-import {
-  isExpiredError,
-  isTooLargeResourceVersionError,
-  isTooManyRequestsError,
-  isWatchErrorRetriable,
-} from './errorClassification.js';
-import { listAll } from './listAll.js';
+import { reflect } from './reflect.js';
+import type { ReflectorBurst } from './reflectorBurst.js';
+import type { ReflectorError } from './reflectorError.js';
 import type { ReflectorEvent } from './reflectorEvent.js';
-import {
-  ReflectorError,
-  WatchEndedError,
-  type ReflectorAction,
-  type ReflectorOperation,
-} from './reflectorError.js';
+import type { ReflectorOptions } from './reflectorOptions.js';
 import type { ReflectorStatus } from './reflectorStatus.js';
-import {
-  listOptionsFor,
-  relistResourceVersion,
-  rewatchResourceVersion,
-  type ResourceVersionState,
-} from './relistResourceVersion.js';
+
+// The options live in their own module; re-exported here, where they were first defined.
+export {
+  defaultExpectedBookmarkIntervalMs,
+  initialEventsEndAnnotation,
+  type ReflectorOptions,
+} from './reflectorOptions.js';
 
 /**
- * The annotation on the bookmark that ends a streaming list's initial events.
- *
- * @example
- * ```ts
- * const done = bookmark.metadata?.annotations?.[initialEventsEndAnnotation] === 'true';
- * ```
- */
-export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
-
-/**
- * Options of {@link reflector}. All optional; the defaults are client-go's.
- *
- * @example
- * ```ts
- * const options: ReflectorOptions = { pageSize: 100, useWatchList: true, backoff: { initialMs: 10, capMs: 100 } };
- * ```
- */
-export interface ReflectorOptions {
-  /**
-   * Page size of lists. Unset: lists at `""`/`"0"` page by 500 and lists at a specific RV send no
-   * limit, unless the first list came back paged (client-go's `WatchListPageSize` unset). Set: every
-   * list pages by this.
-   */
-  readonly pageSize?: number;
-  /** Start each ListAndWatch with a streaming list (watch-list); falls back to list+watch on error. Default false. */
-  readonly useWatchList?: boolean;
-  /** The scheduler of every timer (backoff, dead-watch detection, the 1 s short-watch rule). Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-  /** Backoff settings; default 800 ms, x2, jitter 1.0, cap 30 s, reset after 2 min. */
-  readonly backoff?: BackoffOptions;
-  /** Called with every error the reflector meets (client-go's `WatchErrorHandler`), before it recovers. */
-  readonly watchErrorHandler?: (error: ReflectorError) => void;
-  /** Watches ask for `timeoutSeconds` in `[min, 2 * min)`. Default 300. (client-go will not go under 300; rxkube lets tests.) */
-  readonly minWatchTimeoutSeconds?: number;
-  /**
-   * A watch silent for its `timeoutSeconds` plus this is declared dead and replaced; with bookmarks
-   * asked for, already when silent for {@link ReflectorOptions.expectedBookmarkIntervalMs} plus this.
-   * Default 10.
-   */
-  readonly deadWatchGraceSeconds?: number;
-  /**
-   * How often the server sends a BOOKMARK on a watch that asks for them (kube-apiserver: about once
-   * a minute, and 2 s before the watch's timeout). A watch with bookmarks that is silent for this
-   * plus `deadWatchGraceSeconds` is dead (a proxy that stopped forwarding, a half-open connection)
-   * and replaced, long before its timeout. Default 60 000; `0` does not rely on bookmarks (a server
-   * or proxy that drops them), leaving the bound at `timeoutSeconds` plus the grace.
-   */
-  readonly expectedBookmarkIntervalMs?: number;
-  /** The random source of the watch timeout and the backoff jitter, in `[0, 1)`. Default `Math.random`. */
-  readonly random?: () => number;
-  /** The type's name in messages, e.g. `Pod` or `apps/v1 Deployment`. Default `<unspecified>`. */
-  readonly expectedTypeName?: string;
-}
-
-/**
- * A reflector: `events$` is cold (each subscription runs its own ListAndWatch loop; unsubscribing
- * aborts the request in flight and every timer). `status$`, `errors$` and `resourceVersion$` are
- * hot and report on whichever `events$` subscription is running (subscribe to them first; normally
- * `events$` has one subscriber, the FIFO).
+ * A reflector: `bursts$` and `events$` are cold (each subscription runs its own ListAndWatch loop;
+ * unsubscribing aborts the request in flight and every timer). `status$`, `errors$` and
+ * `resourceVersion$` are hot side channels, shared by every running subscription (subscribe to them
+ * first; normally there is one subscription, the FIFO's). With more than one, use {@link reflect},
+ * whose one output per subscription carries events, status and errors together.
  *
  * @example
  * ```ts
@@ -104,13 +30,24 @@ export interface ReflectorOptions {
  * ```
  */
 export interface Reflector<T> {
-  /** replace / add / update / delete / bookmark, in server order. Never errors; retries forever. */
+  /**
+   * The events in bursts: a list is one burst (its `replace`), the events of one watch chunk are
+   * one burst. In server order; never empty; never errors (retries forever).
+   */
+  readonly bursts$: Observable<ReflectorBurst<T>>;
+  /** replace / add / update / delete / bookmark one by one: `bursts$` flattened. */
   readonly events$: Observable<ReflectorEvent<T>>;
-  /** What the reflector is doing (listing, watching, backing off and why). Replays the current status. */
+  /**
+   * What the reflector is doing (listing, watching, backing off and why). Replays the current
+   * status; `idle` once no subscription runs.
+   */
   readonly status$: Observable<ReflectorStatus>;
   /** Every error met, with what was done about it. */
   readonly errors$: Observable<ReflectorError>;
-  /** The last-sync resource version each time it changes: after a list, and after each watch event (client-go's `UpdateResourceVersion`). */
+  /**
+   * The last-sync resource version each time it moves: after a list, and after each watch event
+   * (client-go's `UpdateResourceVersion`). Each running subscription reports its own here.
+   */
   readonly resourceVersion$: Observable<string>;
 }
 
@@ -129,6 +66,9 @@ export interface Reflector<T> {
  * events$      --------R---a--u--b-------------------R----...
  * ```
  *
+ * It is {@link reflect} (one output per subscription) with its outputs split into `bursts$` and
+ * the side channels; prefer `reflect` when more than one subscription may run.
+ *
  * @example
  * ```ts
  * const pods = reflector(listWatch(kubeConfig, pods), { expectedTypeName: 'Pod' });
@@ -140,13 +80,34 @@ export function reflector<T extends KubeObject>(
   listWatch: ListWatch<T>,
   options: ReflectorOptions = {},
 ): Reflector<T> {
-  const status = new BehaviorSubject<ReflectorStatus>({ state: 'idle' });
+  const status = new BehaviorSubject<ReflectorStatus>(idle);
   const errors = new Subject<ReflectorError>();
   const resourceVersions = new Subject<string>();
+  let running = 0;
+  const bursts$ = new Observable<ReflectorBurst<T>>((subscriber) => {
+    running++;
+    const run = new Subscription(() => {
+      // idle only when no subscription runs any more, not when one of several leaves
+      if (--running === 0) status.next(idle);
+    });
+    run.add(
+      reflect(listWatch, options).subscribe((out) => {
+        if (out.type === 'events') {
+          subscriber.next(out.events);
+          for (const rv of out.resourceVersions) resourceVersions.next(rv);
+        } else if (out.type === 'status') status.next(out.status);
+        else errors.next(out.error);
+      }),
+    );
+    return run;
+  });
   const events$ = new Observable<ReflectorEvent<T>>((subscriber) =>
-    runReflector(listWatch, options, subscriber, { status, errors, resourceVersions }),
+    bursts$.subscribe((burst) => {
+      for (const event of burst) subscriber.next(event);
+    }),
   );
   return {
+    bursts$,
     events$,
     status$: status.asObservable(),
     errors$: errors.asObservable(),
@@ -154,392 +115,4 @@ export function reflector<T extends KubeObject>(
   };
 }
 
-interface SideChannels {
-  readonly status: BehaviorSubject<ReflectorStatus>;
-  readonly errors: Subject<ReflectorError>;
-  readonly resourceVersions: Subject<string>;
-}
-
-/** One watch request in flight, and how it is being read. */
-interface WatchStream<T> {
-  /** `watchList`: collecting the initial events of a streaming list; then `watch`. */
-  mode: 'watchList' | 'watch';
-  /** When the current watch (or its watch phase) started, on the scheduler's clock. */
-  start: number;
-  /** Events received since `start`. */
-  count: number;
-  /** Watch started at `""`/`"0"`: its ADDED events are synthetic and do not move the RV (R9). */
-  synthetic: boolean;
-  /** The streaming list's objects so far, by key. */
-  readonly initial: Map<string, T>;
-  ended: boolean;
-  subscription: Subscription | undefined;
-  /** When the last event arrived (or the watch started), on the scheduler's clock. */
-  lastData: number;
-  /** The dead-connection timer. */
-  watchdog: Subscription | undefined;
-}
-
-const veryShortWatchMs = 1000;
-
-/**
- * kube-apiserver's bookmark frequency on watches that ask for bookmarks: about once a minute.
- *
- * @example
- * ```ts
- * reflector(lw, { expectedBookmarkIntervalMs: defaultExpectedBookmarkIntervalMs / 2 });
- * ```
- */
-export const defaultExpectedBookmarkIntervalMs = 60_000;
-
-/**
- * How long a watch may stay silent before it is dead: its `timeoutSeconds` plus the grace (the
- * server ends it by then), or, with bookmarks asked for and expected, one bookmark interval plus
- * the grace, whichever is shorter.
- */
-function deadWatchSilenceMs(watchOptions: WatchOptions, bookmarkIntervalMs: number, graceMs: number): number {
-  const byTimeout = (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs;
-  if (!watchOptions.allowWatchBookmarks || bookmarkIntervalMs <= 0) return byTimeout;
-  return Math.min(byTimeout, bookmarkIntervalMs + graceMs);
-}
-
-function runReflector<T extends KubeObject>(
-  lw: ListWatch<T>,
-  options: ReflectorOptions,
-  subscriber: Subscriber<ReflectorEvent<T>>,
-  side: SideChannels,
-): () => void {
-  const scheduler = options.scheduler ?? asyncScheduler;
-  const random = options.random ?? Math.random;
-  const typeName = options.expectedTypeName ?? '<unspecified>';
-  const minWatchTimeoutSeconds = options.minWatchTimeoutSeconds ?? 300;
-  const graceMs = (options.deadWatchGraceSeconds ?? 10) * 1000;
-  const bookmarkIntervalMs = options.expectedBookmarkIntervalMs ?? defaultExpectedBookmarkIntervalMs;
-  const backoff = exponentialBackoff(options.backoff, scheduler, random);
-
-  // Mutable, and changed in place: it is set on every watch event, and only read where it lives.
-  const rvState: { -readonly [K in keyof ResourceVersionState]: ResourceVersionState[K] } = {
-    lastSyncResourceVersion: '',
-    unavailable: false,
-    paginatedResult: false,
-  };
-  let request: Subscription | undefined;
-  let stream: WatchStream<T> | undefined;
-  let timer: Subscription | undefined;
-  let stopped = false;
-  let malformedAt: string | undefined;
-
-  const emit = (event: ReflectorEvent<T>): void => subscriber.next(Object.freeze(event));
-  const setStatus = (s: ReflectorStatus): void => side.status.next(Object.freeze(s));
-  const setResourceVersion = (rv: string): void => {
-    rvState.lastSyncResourceVersion = rv;
-    side.resourceVersions.next(rv);
-  };
-  const report = (operation: ReflectorOperation, action: ReflectorAction, cause: unknown): ReflectorError => {
-    const error = new ReflectorError(typeName, operation, action, cause);
-    side.errors.next(error);
-    try {
-      options.watchErrorHandler?.(error);
-    } catch {
-      // A throwing handler must not stop the reflector; the error is already on errors$.
-    }
-    return error;
-  };
-  /**
-   * Aborts a watch on the next scheduler turn, not now: this is often called from inside the
-   * stream's own callback (an ERROR event, or a subscriber that unsubscribes while handling an
-   * event), and aborting a response that has just ended, from within its last chunk, can surface as
-   * an uncaught AbortError in Node's http client. Events that arrive meanwhile are ignored (`ended`).
-   */
-  const abortSoon = (subscription: Subscription | undefined): void => {
-    if (subscription && !subscription.closed) scheduler.schedule(() => subscription.unsubscribe(), 0);
-  };
-  const stopRequest = (): void => {
-    if (stream) stream.ended = true;
-    stream?.watchdog?.unsubscribe();
-    abortSoon(stream?.subscription);
-    stream = undefined;
-    request?.unsubscribe();
-    request = undefined;
-  };
-  const after = (delayMs: number, reason: ReflectorError | undefined, next: () => void): void => {
-    stopRequest();
-    if (stopped) return;
-    setStatus(reason ? { state: 'backingOff', delayMs, reason } : { state: 'backingOff', delayMs });
-    timer?.unsubscribe();
-    timer = scheduler.schedule(() => {
-      timer = undefined;
-      if (!stopped) next();
-    }, delayMs);
-  };
-  /** Waits one backoff step (at least `Retry-After` when the server said), then runs `next`. */
-  const backOffThen = (reason: ReflectorError | undefined, next: () => void): void => {
-    const retryAfterMs =
-      (reason?.cause instanceof ApiStatusError ? (reason.cause.retryAfterSeconds ?? 0) : 0) * 1000;
-    after(Math.max(backoff.next(), retryAfterMs), reason, next);
-  };
-  /** ListAndWatch returned: client-go's BackoffUntil waits one step after every return (R7). */
-  const endListAndWatch = (reason: ReflectorError | undefined): void => backOffThen(reason, listAndWatch);
-
-  function listAndWatch(): void {
-    if (options.useWatchList) watchList();
-    else list(false);
-  }
-
-  function list(fromLatestRetry: boolean): void {
-    if (stopped) return; // a subscriber unsubscribed from inside an event
-    stopRequest();
-    const rv = relistResourceVersion(rvState);
-    const listOptions = listOptionsFor(rv, options.pageSize, rvState);
-    setStatus({ state: 'listing', resourceVersion: rv });
-    // Registered before subscribing, so that a list that answers synchronously (and whose handler
-    // starts the next request) still leaves `request` pointing at the newest one.
-    const current = new Subscription();
-    request = current;
-    const subscription = listAll(lw, listOptions).subscribe({
-      next: (result) => {
-        if (request === current) request = undefined;
-        if (rv === '0' && result.paginated) rvState.paginatedResult = true;
-        rvState.unavailable = false;
-        emit({
-          type: 'replace',
-          items: Object.freeze(result.items), // listAll's own fresh array
-          resourceVersion: result.resourceVersion,
-        });
-        setResourceVersion(result.resourceVersion);
-        watch();
-      },
-      error: (err: unknown) => {
-        if (request === current) request = undefined;
-        if ((isExpiredError(err) || isTooLargeResourceVersionError(err)) && !fromLatestRetry) {
-          // The RV is compacted or ahead of this server: list once more, consistently, at "".
-          rvState.unavailable = true;
-          report('list', 'listFromLatest', err);
-          list(true);
-          return;
-        }
-        endListAndWatch(report('list', 'relist', err));
-      },
-    });
-    current.add(subscription);
-  }
-
-  function watchTimeoutSeconds(): number {
-    return Math.floor(minWatchTimeoutSeconds * (random() + 1));
-  }
-
-  function watch(): void {
-    if (stopped) return; // a subscriber unsubscribed from inside an event
-    stopRequest();
-    const rv = rvState.lastSyncResourceVersion;
-    const timeoutSeconds = watchTimeoutSeconds();
-    setStatus({ state: 'watching', resourceVersion: rv });
-    openStream({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds }, 'watch');
-  }
-
-  function watchList(): void {
-    if (stopped) return; // a subscriber unsubscribed from inside an event
-    stopRequest();
-    const rv = rewatchResourceVersion(rvState);
-    const timeoutSeconds = watchTimeoutSeconds();
-    setStatus({ state: 'watchListing', resourceVersion: rv });
-    openStream(
-      {
-        resourceVersion: rv,
-        resourceVersionMatch: 'NotOlderThan',
-        sendInitialEvents: true,
-        allowWatchBookmarks: true,
-        timeoutSeconds,
-      },
-      'watchList',
-    );
-  }
-
-  function openStream(watchOptions: WatchOptions, mode: 'watch' | 'watchList'): void {
-    const rv = watchOptions.resourceVersion ?? '';
-    const s: WatchStream<T> = {
-      mode,
-      start: scheduler.now(),
-      count: 0,
-      synthetic: mode === 'watch' && (rv === '' || rv === '0'),
-      initial: new Map(),
-      ended: false,
-      subscription: undefined,
-      lastData: scheduler.now(),
-      watchdog: undefined,
-    };
-    stream = s;
-    // Dead-connection watchdog (R12): one timer per silence period, not one per event. When it
-    // fires it checks how long the stream has really been silent and re-arms for the rest.
-    const silenceMs = deadWatchSilenceMs(watchOptions, bookmarkIntervalMs, graceMs);
-    const watchdog = (): void => {
-      if (s.ended) return;
-      const idle = scheduler.now() - s.lastData;
-      if (idle < silenceMs) {
-        s.watchdog = scheduler.schedule(watchdog, silenceMs - idle);
-        return;
-      }
-      const expected =
-        silenceMs < (watchOptions.timeoutSeconds ?? 0) * 1000 + graceMs
-          ? `a bookmark every ${bookmarkIntervalMs / 1000} s`
-          : `timeoutSeconds=${watchOptions.timeoutSeconds}`;
-      endStream(
-        s,
-        new WatchEndedError(
-          'dead',
-          `no data for ${idle / 1000} s (expected ${expected}): the connection is dead; replacing the watch`,
-        ),
-      );
-    };
-    s.watchdog = scheduler.schedule(watchdog, silenceMs);
-    const subscription = lw.watch(watchOptions).subscribe({
-      next: (event) => {
-        if (s.ended) return;
-        s.lastData = scheduler.now();
-        onEvent(s, event);
-      },
-      error: (err: unknown) => {
-        if (!s.ended) endStream(s, err);
-      },
-      complete: () => {
-        if (!s.ended) endStream(s, undefined);
-      },
-    });
-    if (s.ended) subscription.unsubscribe();
-    else s.subscription = subscription;
-  }
-
-  function onEvent(s: WatchStream<T>, event: WatchEvent<T>): void {
-    switch (event.type) {
-      case 'ERROR':
-        endStream(s, new ApiStatusError(event.object, { context: 'watch ERROR event' }));
-        return;
-      case 'ADDED':
-      case 'MODIFIED':
-      case 'DELETED': {
-        const object = event.object;
-        const rv = object.metadata?.resourceVersion ?? '';
-        s.count++;
-        if (s.mode === 'watchList') {
-          const key = metaNamespaceKeyFunc(object);
-          if (event.type === 'DELETED') s.initial.delete(key);
-          else s.initial.set(key, object);
-          return;
-        }
-        emit({
-          type: event.type === 'ADDED' ? 'add' : event.type === 'MODIFIED' ? 'update' : 'delete',
-          object,
-        });
-        if (s.synthetic && event.type === 'ADDED') return;
-        s.synthetic = false;
-        setResourceVersion(rv);
-        return;
-      }
-      case 'BOOKMARK': {
-        const rv = event.object.metadata?.resourceVersion ?? '';
-        s.count++;
-        if (s.mode === 'watchList') {
-          if (event.object.metadata?.annotations?.[initialEventsEndAnnotation] !== 'true') return;
-          // The initial events are complete at this RV: one Replace, then the same watch goes on.
-          rvState.unavailable = false;
-          emit({ type: 'replace', items: Object.freeze([...s.initial.values()]), resourceVersion: rv });
-          s.initial.clear();
-          setResourceVersion(rv);
-          s.mode = 'watch';
-          s.start = scheduler.now();
-          s.count = 0;
-          setStatus({ state: 'watching', resourceVersion: rv });
-          return;
-        }
-        emit({ type: 'bookmark', resourceVersion: rv });
-        s.synthetic = false;
-        setResourceVersion(rv);
-        return;
-      }
-      case 'MALFORMED':
-        // The change that line carried is unknown: stop here and re-watch from the last good RV, so
-        // the server sends it again (a second bad line at the same RV relists instead).
-        endStream(s, new WatchEndedError('malformed', event.error.message, { cause: event.error }));
-        return;
-      default: {
-        const type = (event as { type?: unknown }).type;
-        endStream(s, new WatchEndedError('malformed', `unexpected watch event type ${JSON.stringify(type)}`));
-      }
-    }
-  }
-
-  function endStream(s: WatchStream<T>, err: unknown): void {
-    s.ended = true;
-    s.watchdog?.unsubscribe();
-    abortSoon(s.subscription);
-    if (stream === s) stream = undefined;
-    const veryShort = scheduler.now() - s.start < veryShortWatchMs && s.count === 0;
-    if (err === undefined) {
-      if (!veryShort) {
-        // A clean close (the server's timeout): go on from the last RV, without a relist.
-        if (s.mode === 'watch') watch();
-        else watchList();
-        return;
-      }
-      err = new WatchEndedError(
-        'veryShort',
-        'very short watch: unexpected watch close - watch lasted less than a second and no items received',
-      );
-    }
-    if (s.mode === 'watchList') onWatchListError(err);
-    else onWatchError(err);
-  }
-
-  function onWatchError(err: unknown): void {
-    if (isExpiredError(err)) {
-      endListAndWatch(report('watch', 'relist', err));
-    } else if (isTooManyRequestsError(err)) {
-      backOffThen(report('watch', 'rewatch', err), watch);
-    } else if (
-      err instanceof ApiStatusError ||
-      (err instanceof WatchEndedError && err.kind === 'veryShort')
-    ) {
-      // 500, 401, 403, 504, ...: client-go's ListAndWatch returns; relist after a backoff step.
-      endListAndWatch(report('watch', 'relist', err));
-    } else if (
-      err instanceof WatchEndedError &&
-      err.kind === 'malformed' &&
-      malformedAt === rvState.lastSyncResourceVersion
-    ) {
-      // The same RV gave a bad line twice: the server may keep sending it; a relist gets past it.
-      malformedAt = undefined;
-      endListAndWatch(report('watch', 'relist', err));
-    } else {
-      // Transport errors, a dead connection, a malformed line: nothing says the RV is bad, so
-      // re-watch from it after a backoff step. Anything missed is sent again from that RV.
-      if (err instanceof WatchEndedError && err.kind === 'malformed')
-        malformedAt = rvState.lastSyncResourceVersion;
-      backOffThen(report('watch', 'rewatch', err), watch);
-    }
-  }
-
-  function onWatchListError(err: unknown): void {
-    if (isWatchErrorRetriable(err)) {
-      backOffThen(report('watchList', 'restartWatchList', err), watchList);
-    } else if (
-      (isExpiredError(err) || isTooLargeResourceVersionError(err)) &&
-      rewatchResourceVersion(rvState) !== ''
-    ) {
-      rvState.unavailable = true;
-      report('watchList', 'restartWatchList', err);
-      watchList();
-    } else {
-      report('watchList', 'fallbackToList', err);
-      list(false);
-    }
-  }
-
-  listAndWatch();
-  return () => {
-    stopped = true;
-    stopRequest();
-    timer?.unsubscribe();
-    timer = undefined;
-    setStatus({ state: 'idle' });
-  };
-}
+const idle: ReflectorStatus = Object.freeze({ state: 'idle' });

@@ -78,8 +78,8 @@ const actionText: Record<ReflectorAction, string> = {
 
 /**
  * A watch stream ended in a way that is an error though the server sent no error: it closed within
- * 1 s with no events ("very short watch"), went silent past its timeout (a dead connection), or
- * carried a line that is not a watch event.
+ * 1 s with no events ("very short watch"), or carried a line that is not a watch event. (A watch
+ * gone silent, a dead connection, errors with the listwatch's `WatchDeadError`.)
  *
  * @example
  * ```ts
@@ -87,10 +87,10 @@ const actionText: Record<ReflectorAction, string> = {
  * ```
  */
 export class WatchEndedError extends RxkubeError {
-  /** `veryShort`, `dead` or `malformed`. */
-  readonly kind: 'veryShort' | 'dead' | 'malformed';
+  /** `veryShort` or `malformed`. (A dead connection is a `WatchDeadError`.) */
+  readonly kind: 'veryShort' | 'malformed';
 
-  constructor(kind: 'veryShort' | 'dead' | 'malformed', message: string, options?: { cause?: unknown }) {
+  constructor(kind: 'veryShort' | 'malformed', message: string, options?: { cause?: unknown }) {
     super('WatchEndedError', message, options);
     this.kind = kind;
   }

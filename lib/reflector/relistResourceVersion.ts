@@ -86,3 +86,19 @@ export function listOptionsFor(
   else limit = 0;
   return limit > 0 ? { resourceVersion, limit } : { resourceVersion };
 }
+
+/**
+ * A resource version the reflector may move to: a non-empty string from the server. An object or
+ * bookmark without one (no metadata) leaves the last RV as it is, since a re-watch from `''` would
+ * start from "now" and lose every change in between, deletions included.
+ *
+ * @example
+ * ```ts
+ * isValidResourceVersion('42'); // true
+ * isValidResourceVersion(undefined); // false
+ * isValidResourceVersion(''); // false
+ * ```
+ */
+export function isValidResourceVersion(rv: unknown): rv is string {
+  return typeof rv === 'string' && rv !== '';
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Buffer } from 'node:buffer';
 import { firstValueFrom, from, Observable, toArray } from 'rxjs';
 import { MalformedWatchEventError } from '../../lib/listwatch/malformedWatchEventError.js';
-import { decodeWatchEvents, watchDecoder } from '../../lib/listwatch/watchDecoder.js';
+import { decodeWatchBursts, decodeWatchEvents, watchDecoder } from '../../lib/listwatch/watchDecoder.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 
 interface Obj {
@@ -176,5 +176,42 @@ describe('decodeWatchEvents', () => {
     );
     expect(err).toBe(boom);
     expect(seen).toEqual(['ADDED']);
+  });
+});
+
+describe('decodeWatchBursts', () => {
+  const burstsOf = (chunks: string[]) =>
+    firstValueFrom(from(chunks.map((c) => enc.encode(c))).pipe(decodeWatchBursts<Obj>(), toArray()));
+
+  it('one burst per chunk holding every line the chunk completed; a chunk that completes none gives no burst', async () => {
+    const a = ev('ADDED', 'a');
+    const b = ev('MODIFIED', 'b');
+    const c = ev('DELETED', 'c');
+    const bursts = await burstsOf([`${a}\n${b.slice(0, 10)}`, b.slice(10, 20), `${b.slice(20)}\n${c}\n`]);
+    expect(bursts.map((burst) => summary([...burst]))).toEqual([['ADDED a '], ['MODIFIED b ', 'DELETED c ']]);
+  });
+
+  it('a last line without a newline is one more burst at completion; a malformed line stays in its burst', async () => {
+    const bursts = await burstsOf([`${ev('ADDED', 'a')}\n{"type":\n`, ev('DELETED', 'a')]);
+    expect(bursts.map((burst) => summary([...burst]))).toEqual([
+      ['ADDED a ', 'MALFORMED {"type":'],
+      ['DELETED a '],
+    ]);
+  });
+
+  it('on a source error the incomplete tail is dropped and the error passed on', async () => {
+    const source = new Observable<Uint8Array>((s) => {
+      s.next(enc.encode(`${ev('ADDED', 'a')}\n{"type":"ADD`));
+      s.error(new Error('reset'));
+    });
+    const seen: number[] = [];
+    await expect(
+      new Promise((resolve, reject) =>
+        source
+          .pipe(decodeWatchBursts<Obj>())
+          .subscribe({ next: (b) => seen.push(b.length), error: reject, complete: () => resolve(undefined) }),
+      ),
+    ).rejects.toThrow('reset');
+    expect(seen).toEqual([1]);
   });
 });

@@ -62,7 +62,7 @@ function expectConverged(run: ConvergenceResult): void {
   expect(run.errors['410 relist']).toBeGreaterThan(0);
   expect(run.errors['500 relist']).toBeGreaterThan(0);
   expect(run.errors['429 rewatch']).toBeGreaterThan(0);
-  expect(run.errors['dead rewatch']).toBeGreaterThan(0); // stalls, found by the reflector's own dead-watch timer
+  expect(run.errors['WatchDeadError rewatch']).toBeGreaterThan(0); // stalls, found by the reflector's dead-watch detection
   expect(run.lists).toBeGreaterThan(1);
 }
 

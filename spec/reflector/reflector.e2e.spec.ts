@@ -5,6 +5,7 @@ import {
   type FakeApiServerOptions,
   type RecordedRequest,
 } from '../../lib/testing/index.js';
+import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
 import { WatchEndedError } from '../../lib/reflector/reflectorError.js';
 import { newPod, runReflector, rvs, serverView, waitFor, type Running } from './e2eSupport.js';
 
@@ -302,7 +303,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.faults.stallWatches();
     a.create('pods', newPod('b')); // not delivered by the stalled watch
     await wait(() => running!.view.has('default/b'), 'b, through the replacement watch');
-    const dead = running.errors.find((e) => e.cause instanceof WatchEndedError && e.cause.kind === 'dead');
+    const dead = running.errors.find((e) => e.cause instanceof WatchDeadError);
     expect(dead?.action).toBe('rewatch');
     expect(podRequests(a, 'list')).toHaveLength(1);
   });
@@ -322,8 +323,8 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.faults.stallWatches();
     a.create('pods', newPod('b')); // not delivered by the stalled watch
     await wait(() => running!.view.has('default/b'), 'b, through the replacement watch');
-    const dead = running.errors.find((e) => e.cause instanceof WatchEndedError && e.cause.kind === 'dead');
-    expect(dead?.message).toContain('expected a bookmark every 0.2 s');
+    const dead = running.errors.find((e) => e.cause instanceof WatchDeadError);
+    expect(dead?.message).toContain('longer than a bookmark every 0.2 s plus 0.3 s');
     expect(dead?.action).toBe('rewatch');
     expect(Number(podRequests(a, 'watch')[0].query.timeoutSeconds)).toBeGreaterThanOrEqual(300);
     expect(podRequests(a, 'list')).toHaveLength(1);

@@ -19,6 +19,7 @@ import type { ReflectorStatus } from '../../lib/reflector/reflectorStatus.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import type { WatchOptions } from '../../lib/listwatch/listWatch.js';
 import { MalformedWatchEventError } from '../../lib/listwatch/malformedWatchEventError.js';
+import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
 import { WatchEndedError } from '../../lib/reflector/reflectorError.js';
 import { runOnVirtualTime } from './runReflector.js';
 import { apiError, bookmark, page, pod, scriptedListWatch, status, type Pod } from './scriptedListWatch.js';
@@ -585,7 +586,7 @@ describe('reflector on virtual time', () => {
     // 300 s (timeoutSeconds, random 0) + 10 s of silence after the event, then one 800 ms backoff step
     expect(watches.map((c) => `${c.options.resourceVersion}@${c.at}`)).toEqual(['10@0', '11@310800']);
     expect(r.lw.listCalls()).toHaveLength(1);
-    expect((r.errors[0].error.cause as WatchEndedError).kind).toBe('dead');
+    expect(r.errors[0].error.cause).toBeInstanceOf(WatchDeadError);
     expect(r.errors[0].error.action).toBe('rewatch');
   });
 
@@ -606,8 +607,8 @@ describe('reflector on virtual time', () => {
       // 60 s (the default bookmark interval) + 10 s of silence, then one 800 ms backoff step
       expect(watches.map((c) => `${c.options.resourceVersion}@${c.at}`)).toEqual(['10@0', '11@70800']);
       expect(r.lw.listCalls()).toHaveLength(1);
-      expect((r.errors[0].error.cause as WatchEndedError).kind).toBe('dead');
-      expect(r.errors[0].error.message).toContain('expected a bookmark every 60 s');
+      expect(r.errors[0].error.cause).toBeInstanceOf(WatchDeadError);
+      expect(r.errors[0].error.message).toContain('no bytes received for 70000 ms (longer than a bookmark every 60 s plus 10 s)');
       expect(r.errors[0].error.action).toBe('rewatch');
     });
 

@@ -210,6 +210,39 @@ describe('fake API server: WATCH (APISERVER.md §3)', () => {
     }
   });
 
+  it('§3 a watch at a future RV waits, then ends with an ERROR 504 ResourceVersionTooLarge "Too large resource version" (not silence)', async () => {
+    const t = await startFakeApiServer({ http: true, tooLargeResourceVersionWaitMs: 20 });
+    try {
+      const w = await rawWatch(t, PATH, { query: { resourceVersion: '999999', allowWatchBookmarks: 'true' } });
+      await w.ended;
+      expect(w.events).toHaveLength(1);
+      expect(w.events[0].type).toBe('ERROR');
+      expect(w.events[0].object).toMatchObject({
+        code: 504,
+        reason: 'Timeout',
+        message: expect.stringContaining('Too large resource version: 999999'),
+        details: { causes: [{ reason: 'ResourceVersionTooLarge' }], retryAfterSeconds: 1 },
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('§3 a watch at a future RV that the server reaches within the wait goes on as a normal watch from it', async () => {
+    const t = await startFakeApiServer({ http: true, tooLargeResourceVersionWaitMs: 5_000 });
+    try {
+      const next = String(Number(t.resourceVersion) + 1);
+      const w = await rawWatch(t, PATH, { query: { resourceVersion: next } });
+      t.create('configmaps', cm('a')); // reaches `next`: no event for it (it is not after `next`)
+      t.create('configmaps', cm('b'));
+      await w.until((e) => e.length === 1);
+      expect(names(w.events)).toEqual(['ADDED b']);
+      w.close();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('§3 a no-op write emits no event and keeps the RV', async () => {
     const a = api.create('configmaps', cm('a'));
     const w = await watch(PATH, { resourceVersion: api.resourceVersion });

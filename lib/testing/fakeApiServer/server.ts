@@ -68,7 +68,7 @@ export interface FakeApiServerOptions {
   readonly watchList?: boolean;
   /** Create a missing namespace on first use instead of answering 404. Default true. */
   readonly autoCreateNamespaces?: boolean;
-  /** How long a list or streaming watch at a future resourceVersion waits before 504. Default 3000. */
+  /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */
   readonly tooLargeResourceVersionWaitMs?: number;
   /** Timers (bookmarks, watch timeouts, slowEvents, waits) and the clock of creationTimestamp. Default asyncScheduler. */
   readonly scheduler?: SchedulerLike;

@@ -9,7 +9,8 @@ import { WatchStream } from './watchStream.js';
 
 /**
  * WATCH semantics (APISERVER.md §3): synthetic ADDED for unset/"0", replay from history for N,
- * 200 + ERROR 410 + close for a compacted N, streaming lists with the initial-events-end bookmark,
+ * 200 + ERROR 410 + close for a compacted N, 200 + ERROR 504 ResourceVersionTooLarge + close for an N
+ * the server does not reach within `tooLargeResourceVersionWaitMs`, streaming lists with the initial-events-end bookmark,
  * bookmarks and timeouts on the injected scheduler. Headers are flushed before anything else.
  */
 export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery): Promise<void> {
@@ -20,7 +21,11 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
   res.socket?.setNoDelay(true);
   const requested = q.resourceVersion === undefined || q.resourceVersion === '0' ? undefined : Number(q.resourceVersion);
 
-  if (q.sendInitialEvents === true && requested !== undefined && requested > storage.resourceVersion) {
+  // A watch (streaming list or not) from a revision the server has not reached waits a little for it,
+  // then answers as kube-apiserver's watch cache does (waitUntilFreshAndBlock): an ERROR event 504
+  // with cause ResourceVersionTooLarge, and the end of the stream. After an etcd restore, a client
+  // re-watching from its old RV thus learns it must relist instead of waiting silently for ever.
+  if (requested !== undefined && requested > storage.resourceVersion) {
     if (!(await ctx.waitForRv(requested))) {
       const s = failure(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${storage.resourceVersion}`, {
         causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],

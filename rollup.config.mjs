@@ -17,9 +17,11 @@ const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts', promet
 const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, inlineSources: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
 
 const bin = 'lib/bin/rxkube-fake-apiserver.ts';
+// `node`: the `rxkube` that Node loads (the `node` export condition): the client-node check, then index.
+const jsEntries = { ...entries, node: 'lib/node.ts' };
 export default [
   {
-    input: entries,
+    input: jsEntries,
     external,
     output: [
       { dir: 'dist/esm', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true },

@@ -2,8 +2,8 @@
 // sentence instead of a crash: a throwaway project (under .cache) holds rxkube's dist and a stand-in
 // client-node whose module crashes on load as 2.x does on Node < 22.19. Its version is 2.0.1 on a
 // Node older than 22.19 (the real case) and 1.3.0 otherwise (too old for rxkube), so the guard is
-// hit on both CI legs. Both `rxkube/testing`'s startFakeApiServer and the bin must refuse before
-// loading client-node. Run after `npm run build`.
+// hit on both CI legs. `rxkube` itself (imported first), `rxkube/testing`'s startFakeApiServer and the
+// bin must refuse before loading client-node. Run after `npm run build`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -34,6 +34,17 @@ const fail = (what, out) => {
   console.error(`check-client-node-guard: ${what}\n${out}`);
   process.exit(1);
 };
+
+// `rxkube` itself on Node (the `node` export condition), imported first as a user's program would:
+// the check runs before client-node is loaded, so the user sees the sentence, not the crash.
+const mainEsm = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('rxkube'); await import('@kubernetes/client-node');"], { cwd: DIR, encoding: 'utf8' });
+if (mainEsm.status === 0 || !mainEsm.stderr.includes('ClientNodeVersionError') || !mainEsm.stderr.includes(expected) || mainEsm.stderr.includes("reading 'bind'")) {
+  fail('importing rxkube (ESM) did not refuse with the sentence', mainEsm.stderr);
+}
+const mainCjs = spawnSync(process.execPath, ['-e', "require('rxkube'); require('@kubernetes/client-node');"], { cwd: DIR, encoding: 'utf8' });
+if (mainCjs.status === 0 || !mainCjs.stderr.includes('ClientNodeVersionError') || !mainCjs.stderr.includes(expected) || mainCjs.stderr.includes("reading 'bind'")) {
+  fail('requiring rxkube (CJS) did not refuse with the sentence', mainCjs.stderr);
+}
 
 // The library entry (ESM and CJS).
 const script =

@@ -101,6 +101,9 @@ class InformerWithLister<T extends KubeObject> implements SharedInformer<T> {
   lastSyncResourceVersion(): string {
     return this.informer.lastSyncResourceVersion();
   }
+  queuedItems(): number {
+    return this.informer.queuedItems();
+  }
   addEventHandler(handler: EventHandler<T>, options?: AddEventHandlerOptions): HandlerRegistration {
     return this.informer.addEventHandler(handler, options);
   }

@@ -73,6 +73,12 @@ export interface Informer<T> {
   waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean>;
   /** The resource version of the last list or event seen, `''` before any. */
   lastSyncResourceVersion(): string;
+  /**
+   * Notifications waiting for the handlers (each handler's `lag().queued`, summed): client-go's
+   * `informer_queued_items`. The FIFO itself hands on every burst at once, so what queues up in
+   * rxkube is what slow handlers have not handled yet.
+   */
+  queuedItems(): number;
   /** Adds a handler; throws {@link InformerStateError} on a stopped informer. */
   addEventHandler(handler: EventHandler<T>, options?: AddEventHandlerOptions): HandlerRegistration;
   /** Removes a handler; idempotent; a registration of another informer is ignored. */

@@ -171,6 +171,11 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   lastSyncResourceVersion(): string {
     return this.rv;
   }
+  queuedItems(): number {
+    let n = 0;
+    for (const l of this.listeners) n += l.lag().queued;
+    return n;
+  }
   isStarted(): boolean {
     return this.phase.kind === 'running' || (this.phase.kind === 'stopped' && this.ranOnce);
   }

@@ -13,6 +13,7 @@ import type { WorkQueue } from '../workqueue/workQueue.js';
  */
 export interface InformerMetricsSource {
   lastSyncResourceVersion(): string;
+  queuedItems(): number;
   getStore(): { readonly size: number };
 }
 
@@ -46,7 +47,7 @@ export interface PrometheusMetrics {
   addWorkQueue(queue: WorkQueue<unknown>): () => void;
   /** controller-runtime's `controller_runtime_*` metrics (label `controller`), and its queue's. */
   addController(controller: Controller): () => void;
-  /** `informer_store_resource_version` (client-go) and `rxkube_informer_store_items`. */
+  /** `informer_queued_items`, `informer_store_resource_version` (client-go) and `rxkube_informer_store_items`. */
   addInformer(informer: InformerMetricsSource, labels: InformerMetricLabels): () => void;
 }
 
@@ -65,8 +66,8 @@ const RESULTS = ['success', 'error', 'requeue', 'requeue_after'] as const;
  * work. Counters and histograms follow the core's `metrics$`; gauges read `stats()` when scraped.
  * Counters start from the totals at the time of `add...`. Call it once per registry.
  *
- * Not exported: client-go's `informer_queued_items` (the delta FIFO's length is not part of the
- * informer's public API yet).
+ * `informer_queued_items` counts the notifications waiting in the informer's handler buffers (the
+ * FIFO hands on each burst at once, so that is where rxkube's backlog is).
  *
  * @example
  * ```ts
@@ -224,6 +225,7 @@ function informerMetrics(registers: Registers): (informer: InformerMetricsSource
         return rv !== '' && Number.isFinite(Number(rv)) ? Number(rv) : undefined;
       },
     ),
+    gauge('informer_queued_items', 'Notifications waiting in the informer\'s handler buffers.', (inf) => inf.queuedItems()),
     gauge('rxkube_informer_store_items', 'Objects in the informer store.', (inf) => inf.getStore().size),
   ];
   return (informer, labels) => {

@@ -73,6 +73,9 @@ describe('informer: slow handlers, buffers and lag (I11)', () => {
       inf.start();
       stopAt(inf, 100);
       at(45, () => expect(reg.lag()).toEqual({ queued: 1, oldestAgeMs: 40 }));
+      // informer_queued_items: what the handlers have not handled yet (the fast one is idle).
+      at(25, () => expect([inf.queuedItems(), reg.lag().queued]).toEqual([3, 3]));
+      at(45, () => expect(inf.queuedItems()).toBe(1));
       at(99, () => {
         expect(fastRec.records.map((r) => r.time)).toEqual([1, 2, 3, 4, 5]);
         expect(slow).toEqual([

@@ -59,6 +59,7 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     expect(line(text, 'workqueue_unfinished_work_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'workqueue_longest_running_processor_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'informer_store_resource_version{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 1$/);
+    expect(line(text, 'informer_queued_items{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 0$/);
     expect(line(text, 'rxkube_informer_store_items{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 3$/);
     removeInformer?.();
     expect(line(await registry.metrics(), 'informer_store_resource_version{')).toBeUndefined();

@@ -3,39 +3,14 @@
 // certificate and key (as kind and kubeadm write them); `npm start -- --kubeconfig FILE` watches it.
 // Both run from their TypeScript sources through tsx, as separate processes.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BIN, TSX, startFakeApiServerBin } from '../testing/fakeApiServerBin.js';
 
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const BIN = join(process.cwd(), 'lib', 'bin', 'rxkube-fake-apiserver.ts');
 const DEMO = join(process.cwd(), 'examples', 'demo', 'main.ts');
-
-/** Starts the bin; resolves with its URL once it prints `listening on URL` (bounded). */
-function startBin(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; exited: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`)), 20_000);
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^listening on (\S+)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1]!, exited });
-      }
-    });
-    child.once('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`exited early; stdout: ${out} stderr: ${err}`));
-    });
-  });
-}
 
 /** Runs a command to its end (bounded by jest's timeout); its exit code and output. */
 function run(args: string[]): Promise<{ code: number | null; out: string }> {
@@ -57,7 +32,7 @@ describe('the demo against a kind-style kubeconfig (client certificates) of the 
 
   it('--client-cert-auth --kubeconfig FILE: a certificate kubeconfig; `npm start -- --kubeconfig FILE` lists and watches through it', async () => {
     const file = join(dir, 'kind-config');
-    const { child, url, exited } = await startBin(['--client-cert-auth', '--kubeconfig', file, '--seed', 'pods=30']);
+    const { child, url, exited } = await startFakeApiServerBin(['--client-cert-auth', '--kubeconfig', file, '--seed', 'pods=30']);
     try {
       const kc = JSON.parse(readFileSync(file, 'utf8'));
       expect(kc.clusters[0].cluster.server).toBe(url);

@@ -1,36 +1,11 @@
 // The rxkube-fake-apiserver bin, run from its TypeScript source through tsx (the build is checked in
 // CI separately): prints `listening on URL`, writes a kubeconfig, seeds pods, serves until killed.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-const BIN = join(process.cwd(), 'lib', 'bin', 'rxkube-fake-apiserver.ts');
-
-function start(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; exited: Promise<number | null> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`)), 20000);
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /^listening on (\S+)\n/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1], exited });
-      }
-    });
-    child.once('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`exited early; stdout: ${out} stderr: ${err}`));
-    });
-  });
-}
+import { BIN, TSX, startFakeApiServerBin } from './fakeApiServerBin.js';
 
 describe('rxkube-fake-apiserver bin', () => {
   let dir: string;
@@ -41,7 +16,7 @@ describe('rxkube-fake-apiserver bin', () => {
 
   it('--http --port 0 --seed pods=N --kubeconfig FILE: one line "listening on URL", N pods served, exits on SIGTERM', async () => {
     const file = join(dir, 'kubeconfig');
-    const { child, url, exited } = await start(['--http', '--port', '0', '--seed', 'pods=120', '--kubeconfig', file]);
+    const { child, url, exited } = await startFakeApiServerBin(['--http', '--port', '0', '--seed', 'pods=120', '--kubeconfig', file]);
     try {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(JSON.parse(readFileSync(file, 'utf8')).clusters[0].cluster.server).toBe(url);
@@ -56,7 +31,7 @@ describe('rxkube-fake-apiserver bin', () => {
 
   it('HTTPS by default: the kubeconfig carries the CA and a token', async () => {
     const file = join(dir, 'kubeconfig-tls');
-    const { child, url, exited } = await start(['--kubeconfig', file]);
+    const { child, url, exited } = await startFakeApiServerBin(['--kubeconfig', file]);
     try {
       expect(url).toMatch(/^https:\/\//);
       const kc = JSON.parse(readFileSync(file, 'utf8'));

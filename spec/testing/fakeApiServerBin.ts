@@ -1,0 +1,41 @@
+// Starts rxkube-fake-apiserver from its TypeScript source (through tsx) as a separate process, for
+// the specs that test the bin itself and the ones that run the demo against it.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { join } from 'node:path';
+
+export const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+export const BIN = join(process.cwd(), 'lib', 'bin', 'rxkube-fake-apiserver.ts');
+
+/** A running bin: the process, the URL it printed and its exit code once it exits. */
+export interface BinProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts the bin; resolves with its URL once it prints `listening on URL` (bounded at 20 s). */
+export function startFakeApiServerBin(args: string[]): Promise<BinProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let out = '';
+    let err = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`)),
+      20_000,
+    );
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /^listening on (\S+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1]!, exited });
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      reject(new Error(`exited early; stdout: ${out} stderr: ${err}`));
+    });
+  });
+}

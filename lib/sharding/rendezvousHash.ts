@@ -1,3 +1,5 @@
+import { fmix32 } from '../meta/fmix32.js';
+
 /**
  * A 32-bit hash of a string (FNV-1a over UTF-16 code units, then murmur3's finaliser so that
  * similar strings spread). Stable across processes and platforms: every replica computes the same.
@@ -13,12 +15,7 @@ export function hash32(s: string): number {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32(h);
 }
 
 /**

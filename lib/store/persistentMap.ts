@@ -1,3 +1,5 @@
+import { fmix32 } from '../meta/fmix32.js';
+
 /**
  * A persistent (immutable, structure-sharing) hash map from string keys to values: a hash array
  * mapped trie (HAMT, Bagwell 2001) in the CHAMP layout (Steindorfer & Vinju 2015), with transient
@@ -48,12 +50,7 @@ export function newOwner(): number {
 export function hashString(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix32(h);
 }
 
 function popcount(x: number): number {

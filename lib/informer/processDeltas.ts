@@ -52,6 +52,8 @@ export function processDeltas<T extends KubeObject>(
   writer: StoreWriter<T>,
   batch: FifoBatch<T>,
   resource: string,
+  /** The pops' keys are the store's keys (no transform that could rename): no second key per object. */
+  popKeysAreStoreKeys = false,
 ): ProcessedBatch<T> {
   const notifications: Array<Notification<T>> = [];
   const keys: string[] = [];
@@ -67,7 +69,7 @@ export function processDeltas<T extends KubeObject>(
             resyncs.push(false);
           } else {
             const obj = d.object as T;
-            const old = m.upsert(obj);
+            const old = popKeysAreStoreKeys ? m.upsertByKey(pop.key, obj) : m.upsert(obj);
             if (old === undefined) {
               notifications.push(addNotification(obj, pop.isInInitialList));
               resyncs.push(false);

@@ -332,7 +332,6 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod, this.requestResync));
     const store = this.writer;
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
-    pipeline.add(r.resourceVersion$.subscribe((rv) => (this.rv = rv)));
     pipeline.add(
       merge(r.bursts$, this.resyncs)
         .pipe(
@@ -386,7 +385,10 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
    * by the handlers due one, I3), then `synced`.
    */
   private handleBatch(batch: FifoBatch<T>): void {
-    const done = processDeltas(this.writer, batch, this.name);
+    const done = processDeltas(this.writer, batch, this.name, this.transform === undefined);
+    // The reflector's last-sync RV as of this batch (bookmarks included), read off the batch rather
+    // than a per-event side channel.
+    if (batch.resourceVersion !== undefined) this.rv = batch.resourceVersion;
     for (const e of done.errors) this.emitError(e);
     this.batches.next(this.inResync ? { ...done, resync: true } : done);
     if (batch.synced) this.markSynced();

@@ -94,7 +94,7 @@ export function reflector<T extends KubeObject>(
       reflect(listWatch, options).subscribe((out) => {
         if (out.type === 'events') {
           subscriber.next(out.events);
-          for (const rv of out.resourceVersions) resourceVersions.next(rv);
+          if (resourceVersions.observed) for (const rv of out.resourceVersions) resourceVersions.next(rv);
         } else if (out.type === 'status') status.next(out.status);
         else errors.next(out.error);
       }),

@@ -108,8 +108,7 @@ export function draftOf<T>(state: StoreState<T>): Draft<T> {
  * objects each level is a cache miss), then the old object's values; if one of those throws, the
  * old object is put back.
  */
-export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number): T | undefined {
-  const key = d.keyFunc(obj);
+export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFunc(obj)): T | undefined {
   if (d.freeze) deepFreeze(obj);
   const funcs = d.indexFuncs;
   const n = funcs.length;

@@ -54,6 +54,20 @@ export class StoreMutator<T> {
     return draftUpsert(this.draft, obj, this.owner);
   }
 
+  /**
+   * {@link upsert} under a key the caller already has (a FIFO pop's): `key` must be what the
+   * store's key function gives for `obj`.
+   *
+   * @example
+   * ```ts
+   * store.withMutations((m) => m.upsertByKey('default/web-1', pod));
+   * ```
+   */
+  upsertByKey(key: string, obj: T): T | undefined {
+    this.check();
+    return draftUpsert(this.draft, obj, this.owner, key);
+  }
+
   /** Same as {@link upsert}. */
   add(obj: T): T | undefined {
     return this.upsert(obj);

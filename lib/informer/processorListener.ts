@@ -5,7 +5,6 @@ import {
   defer,
   distinctUntilChanged,
   interval,
-  isObservable,
   map,
   Subscription,
   startWith,
@@ -22,7 +21,9 @@ import type {
 import type { Notification } from './notification.js';
 import type { ProcessedBatch } from './processDeltas.js';
 import { Replay, type ReplaySource } from './replay.js';
-import { isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
+import { awaitHandlerResult } from './handlerResult.js';
+import { NotificationBuffer } from './notificationBuffer.js';
+import { callHandler, isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
 
 /**
  * What a listener needs from its informer: the clock, the current snapshot, error reporting and
@@ -79,12 +80,9 @@ export class ProcessorListener<T> implements HandlerRegistration {
   private readonly name: string;
   private readonly buffer: BufferOptions | undefined;
   private readonly onError: AddEventHandlerOptions['onError'];
+  /** An Observer handler: told `complete` / `error` when the listener closes. */
   private readonly observer: boolean;
-  // The buffer: parallel arrays, consumed from `head`, compacted now and then.
-  private q: Array<Notification<T> | undefined> = [];
-  private qTimes: number[] = [];
-  private qKeys: string[] = [];
-  private head = 0;
+  private readonly q: NotificationBuffer<T>;
   private busy = false;
   private busyTime = -1;
   private pumping = false;
@@ -121,6 +119,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.onError = options.onError;
     this.observer = isNotificationObserver(handler);
     this.view = this.buffer?.overflow === 'dropAndResync' ? new Map() : undefined;
+    this.q = new NotificationBuffer<T>(this.view !== undefined);
     this.synced$ = this.syncedSubject.asObservable();
     this.lag$ = defer(() =>
       this.closed
@@ -148,7 +147,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
   }
 
   lag(): HandlerLag {
-    const waiting = this.q.length - this.head;
+    const waiting = this.q.length;
     const replaying = this.replay ? this.replay.remaining() : 0;
     const queued = waiting + replaying + (this.busy ? 1 : 0);
     if (queued === 0) return emptyLag;
@@ -156,7 +155,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     let oldest = Infinity;
     if (this.busy && this.busyTime >= 0) oldest = this.busyTime;
     else if (this.replay) oldest = this.replay.startedAt;
-    else if (waiting > 0) oldest = this.qTimes[this.head];
+    else if (waiting > 0) oldest = this.q.oldestTime();
     return { queued, oldestAgeMs: oldest === Infinity ? 0 : Math.max(0, now - oldest) };
   }
 
@@ -232,19 +231,17 @@ export class ProcessorListener<T> implements HandlerRegistration {
   push(n: Notification<T>, key: string): void {
     if (this.closed) return;
     this.enqueued++;
-    if (!this.busy && this.replay === undefined && this.head === this.q.length && !this.pumping) {
+    if (!this.busy && this.replay === undefined && this.q.length === 0 && !this.pumping) {
       // Hot path: an idle handler is called inline.
       this.run(n, key, -1);
-      if (!this.busy && (this.replay !== undefined || this.head < this.q.length)) this.pump();
+      if (!this.busy && (this.replay !== undefined || this.q.length > 0)) this.pump();
       return;
     }
-    if (this.buffer && this.q.length - this.head >= this.buffer.size) {
+    if (this.buffer && this.q.length >= this.buffer.size) {
       this.overflow(this.buffer);
       return;
     }
-    this.q.push(n);
-    this.qTimes.push(this.host.scheduler.now());
-    if (this.view) this.qKeys.push(key);
+    this.q.push(n, this.host.scheduler.now(), key);
     if (this.lagChanged.observed) this.lagChanged.next();
     if (!this.busy) this.pump();
   }
@@ -258,10 +255,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     if (!this.closed) {
       this.closed = true;
       this.feed.unsubscribe();
-      this.q = [];
-      this.qTimes = [];
-      this.qKeys = [];
-      this.head = 0;
+      this.q.clear();
       this.replay = undefined;
       this.inflight?.unsubscribe();
       this.inflight = undefined;
@@ -293,11 +287,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
       return;
     }
     // dropAndResync: what is waiting (and the new one) is replaced by a catch-up with the store.
-    this.consumed += this.q.length - this.head + 1;
-    this.q = [];
-    this.qTimes = [];
-    this.qKeys = [];
-    this.head = 0;
+    this.consumed += this.q.length + 1;
+    this.q.clear();
     // Adds of a catch-up are not part of the initial list, unless it restarts the initial replay.
     const initial = this.replay?.initial ?? false;
     this.replay = new Replay(this.host.snapshot(), this.view, initial, this.host.scheduler.now());
@@ -321,27 +312,14 @@ export class ProcessorListener<T> implements HandlerRegistration {
           this.runReplayed(next.n, next.key);
           continue;
         }
-        if (this.head >= this.q.length) break;
-        const h = this.head++;
-        const n = this.q[h]!;
-        this.q[h] = undefined;
-        const key = this.view ? this.qKeys[h] : '';
-        this.run(n, key, this.qTimes[h]);
+        const n = this.q.take();
+        if (n === undefined) break;
+        this.run(n, this.q.takenKey, this.q.takenTime);
       }
     } finally {
       this.pumping = false;
     }
-    if (this.head > 0 && this.head === this.q.length) {
-      this.q = [];
-      this.qTimes = [];
-      this.qKeys = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.q.length) {
-      this.q = this.q.slice(this.head);
-      this.qTimes = this.qTimes.slice(this.head);
-      if (this.view) this.qKeys = this.qKeys.slice(this.head);
-      this.head = 0;
-    }
+    this.q.compact();
   }
 
   /** Delivers a queued (counted) notification. */
@@ -363,7 +341,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     }
     let result: HandlerResult;
     try {
-      result = this.call(n);
+      result = callHandler(this.handler, n);
     } catch (e) {
       this.reportError(new HandlerError(n, this.name, e));
       this.finish(counted);
@@ -375,70 +353,19 @@ export class ProcessorListener<T> implements HandlerRegistration {
     }
     if (this.busyTime < 0) this.busyTime = this.host.scheduler.now();
     if (this.lagChanged.observed) this.lagChanged.next();
-    if (isObservable(result)) {
-      let sync = true;
-      let settled = false;
-      const settle = (err: unknown, failed: boolean): void => {
-        if (settled) return;
-        settled = true;
-        if (failed) this.reportError(new HandlerError(n, this.name, err));
-        this.inflight = undefined;
-        if (sync) return;
-        this.finish(counted);
-        this.pump();
-      };
-      const sub = result.subscribe({
-        error: (e: unknown) => settle(e, true),
-        complete: () => settle(undefined, false),
-      });
-      sync = false;
-      if (settled) {
-        this.finish(counted);
-        return;
-      }
-      this.inflight = sub;
-      return;
-    }
-    if (typeof (result as PromiseLike<unknown>).then === 'function') {
-      this.inflightDone = new Promise<void>((resolve) => {
-        (result as PromiseLike<unknown>).then(
-          () => {
-            this.inflightDone = undefined;
-            resolve();
-            if (this.closed) return;
-            this.finish(counted);
-            this.pump();
-          },
-          (e: unknown) => {
-            this.inflightDone = undefined;
-            resolve();
-            if (this.closed) return;
-            this.reportError(new HandlerError(n, this.name, e));
-            this.finish(counted);
-            this.pump();
-          },
-        );
-      });
-      return;
-    }
-    this.finish(counted);
-  }
-
-  private call(n: Notification<T>): HandlerResult {
-    if (this.observer) return (this.handler as { next(n: Notification<T>): HandlerResult }).next(n);
-    const h = this.handler as {
-      add?: (o: T, i: boolean) => HandlerResult;
-      update?: (o: T, n: T) => HandlerResult;
-      delete?: (o: unknown) => HandlerResult;
-    };
-    switch (n.type) {
-      case 'add':
-        return h.add?.(n.object, n.isInInitialList);
-      case 'update':
-        return h.update?.(n.oldObject, n.newObject);
-      case 'delete':
-        return h.delete?.(n.object);
-    }
+    let sync = true;
+    const pending = awaitHandlerResult(result, (err, failed) => {
+      this.inflight = undefined;
+      this.inflightDone = undefined;
+      if (this.closed) return;
+      if (failed) this.reportError(new HandlerError(n, this.name, err));
+      this.finish(counted);
+      // Settled later: nobody is pumping now. Settled during the call: the caller's pump goes on.
+      if (!sync) this.pump();
+    });
+    sync = false;
+    this.inflight = pending.inflight;
+    this.inflightDone = pending.done;
   }
 
   private finish(counted: boolean): void {

@@ -75,3 +75,25 @@ export interface NotificationObserver<T> extends Partial<Omit<Observer<Notificat
 export function isNotificationObserver<T>(handler: EventHandler<T>): handler is NotificationObserver<T> {
   return typeof (handler as Partial<NotificationObserver<T>>).next === 'function';
 }
+
+/**
+ * Calls the handler's method for one notification (`next` for an Observer; `add` / `update` /
+ * `delete` otherwise, a missing one doing nothing) and returns what it returned.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * callHandler({ add: (pod) => console.log(pod.metadata?.name) }, addNotification(pod, true));
+ * ```
+ */
+export function callHandler<T>(handler: EventHandler<T>, n: Notification<T>): HandlerResult {
+  if (isNotificationObserver(handler)) return handler.next(n);
+  switch (n.type) {
+    case 'add':
+      return handler.add?.(n.object, n.isInInitialList);
+    case 'update':
+      return handler.update?.(n.oldObject, n.newObject);
+    case 'delete':
+      return handler.delete?.(n.object);
+  }
+}

@@ -2,13 +2,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, defer, EMPTY, expand, map, reduce, type Observable, type SchedulerLike } from 'rxjs';
 import { RxkubeError } from '../errors.js';
 import { transportFor } from '../transport/kubeConfigTransport.js';
-import { concatBytes, streamRequest$ } from '../transport/streamRequest.js';
+import { streamRequest$ } from '../transport/streamRequest.js';
 import type { Transport } from '../transport/transport.js';
 import { detectDeadWatch } from './detectDeadWatch.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch.js';
 import type { Resource } from './resource.js';
 import { resourcePath } from './resourcePath.js';
-import { decodeUtf8 } from './utf8.js';
+import { decodeUtf8Parts } from './utf8.js';
 import { decodeWatchBursts, decodeWatchEvents } from './watchDecoder.js';
 import type { WatchEvent } from './watchEvent.js';
 
@@ -157,8 +157,7 @@ interface ListBody<T> {
 }
 
 function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
-  const bytes = concatBytes(parts);
-  const text = decodeUtf8(bytes, 0, bytes.length);
+  const text = decodeUtf8Parts(parts);
   let body: ListBody<T>;
   try {
     body = JSON.parse(text) as ListBody<T>;

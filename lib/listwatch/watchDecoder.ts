@@ -1,6 +1,6 @@
 import { Observable, type OperatorFunction } from 'rxjs';
 import { MalformedWatchEventError } from './malformedWatchEventError.js';
-import { decodeUtf8 } from './utf8.js';
+import { copyBytes, decodeUtf8, decodeUtf8Parts } from './utf8.js';
 import type { WatchEvent } from './watchEvent.js';
 
 const LF = 10;
@@ -44,36 +44,34 @@ export interface WatchDecoder {
  * ```
  */
 export function watchDecoder<T>(emit: (event: WatchEvent<T>) => void): WatchDecoder {
+  // The start of a line that continues in a later chunk: copies of chunk tails, decoded once the
+  // line is complete (in place, part by part, unless a cut splits a character).
   let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
 
-  const line = (bytes: Uint8Array, start: number, end: number): void => {
-    if (end > start && bytes[end - 1] === CR) end--;
-    if (end === start) return;
-    const event = parseWatchEvent<T>(decodeUtf8(bytes, start, end));
+  const parse = (text: string): void => {
+    const event = parseWatchEvent<T>(text);
     if (event !== undefined) emit(event);
   };
 
-  const takePending = (head: Uint8Array): Uint8Array => {
-    const joined = new Uint8Array(pendingBytes + head.length);
-    let at = 0;
-    for (const part of pending) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    joined.set(head, at);
+  const line = (bytes: Uint8Array, start: number, end: number): void => {
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (end > start) parse(decodeUtf8(bytes, start, end));
+  };
+
+  const pendingLine = (head: Uint8Array): void => {
+    const parts = head.length > 0 ? [...pending, head] : pending;
     pending = [];
-    pendingBytes = 0;
-    return joined;
+    let text = decodeUtf8Parts(parts);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text !== '') parse(text);
   };
 
   return {
     write(chunk) {
       let i = 0;
       let j = chunk.indexOf(LF);
-      if (j >= 0 && pendingBytes > 0) {
-        const joined = takePending(chunk.subarray(0, j));
-        line(joined, 0, joined.length);
+      if (j >= 0 && pending.length > 0) {
+        pendingLine(chunk.subarray(0, j));
         i = j + 1;
         j = chunk.indexOf(LF, i);
       }
@@ -82,16 +80,11 @@ export function watchDecoder<T>(emit: (event: WatchEvent<T>) => void): WatchDeco
         i = j + 1;
         j = chunk.indexOf(LF, i);
       }
-      if (i < chunk.length) {
-        // A copy of the tail only, so the chunk itself is not retained (Buffer#slice would not copy).
-        pending.push(new Uint8Array(chunk.subarray(i)));
-        pendingBytes += chunk.length - i;
-      }
+      // A copy of the tail only, so the chunk itself is not retained.
+      if (i < chunk.length) pending.push(copyBytes(chunk, i, chunk.length));
     },
     end() {
-      if (pendingBytes === 0) return;
-      const rest = takePending(new Uint8Array(0));
-      line(rest, 0, rest.length);
+      if (pending.length > 0) pendingLine(new Uint8Array(0));
     },
   };
 }

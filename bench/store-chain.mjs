@@ -8,7 +8,7 @@
 //   perf record -e cpu-clock -F 4999 -g -o store.data node --perf-basic-prof --import tsx bench/store-chain.mjs 100000
 //   perf report -i store.data --no-children -g none --sort sym
 // docs/store.md groups the symbols: Scavenger*/Evacuat*/OnMoveEvent -> young-generation GC;
-// Mark*/Sweep*/ConcurrentMarking -> old-generation GC; persistentMap.ts -> the trie.
+// Mark*/Sweep*/ConcurrentMarking -> old-generation GC; persistentMap.ts and trie*.ts -> the trie.
 import { createStore } from '../lib/store/store.ts';
 import { indexers, smallPod } from './store-objects.mjs';
 

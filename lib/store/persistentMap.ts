@@ -1,5 +1,3 @@
-import { fmix32 } from '../meta/fmix32.js';
-
 /**
  * A persistent (immutable, structure-sharing) hash map from string keys to values: a hash array
  * mapped trie (HAMT, Bagwell 2001) in the CHAMP layout (Steindorfer & Vinju 2015), with transient
@@ -23,62 +21,23 @@ import { fmix32 } from '../meta/fmix32.js';
  * batch and no published snapshot references them) and copies every other node. Once a batch ends,
  * its owner number is never used again, so published nodes are never changed.
  *
+ * The parts: trieNode.ts (node layout), trieNodeEdits.ts (copy-or-in-place edits of one node, the
+ * batch owners), trieIteration.ts (walks), hashString.ts; here the walks down the trie that get,
+ * set and remove a key, and the map itself.
+ *
  * Values must not be `undefined` (`get` uses `undefined` for "absent").
  *
  * @internal Not part of rxkube's public API.
  * @module
  */
+import { hashString } from './hashString.js';
+import { nodeEntries, nodeForEach } from './trieIteration.js';
+import { BITS, CollisionNode, DATAMAP, HEAD, MASK, NODEMAP, popcount, type HNode, type Inner } from './trieNode.js';
+import { childToPair, insertPair, pairNode, pairToChild, removeChild, removePair, withSlot } from './trieNodeEdits.js';
 
-const BITS = 5;
-const MASK = 31;
-
-/** Batch owner numbers: 0 means "no owner" (every edit copies). */
-let lastOwner = 0;
-
-/** A fresh owner number for one batch of in-place edits. */
-export function newOwner(): number {
-  lastOwner += 1;
-  return lastOwner;
-}
-
-/**
- * A 32-bit hash of a string: the `s[0]*31^(n-1) + ...` polynomial (as Java's `String.hashCode`)
- * followed by murmur3's finaliser so that keys differing in their last characters spread over the
- * whole trie. The finaliser is a bijection: equal polynomial hashes stay equal (the tests use this
- * to force collisions, e.g. `"Aa"` and `"BB"`).
- */
-export function hashString(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return fmix32(h);
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
-/** Header slots of an inner node. */
-const DATAMAP = 0;
-const NODEMAP = 1;
-const OWNER = 2;
-const HEAD = 3;
-
-/** An inner node (see the module comment for the layout). */
-type Inner = unknown[];
-
-/** A node for keys whose full 32-bit hashes are equal: `arr` holds `[key, value, ...]`. */
-class CollisionNode {
-  constructor(
-    readonly hash: number,
-    public arr: unknown[],
-    readonly owner: number,
-  ) {}
-}
-
-type HNode = Inner | CollisionNode;
+// Importers of the map also take the batch owners and the hash from here.
+export { hashString } from './hashString.js';
+export { newOwner } from './trieNodeEdits.js';
 
 /**
  * Set by the last `nodeSet` / `nodeRemove` call: +1 if it added a key, -1 if it removed one, else 0
@@ -89,115 +48,6 @@ let sizeDelta = 0;
 
 /** Set by the last `nodeSet` call: the value the key had before (`undefined` if it was absent). */
 let previous: unknown = undefined;
-
-/** `node` with `node[i] = value`, in place when the owner allows. */
-function withSlot(node: Inner, i: number, value: unknown, owner: number): Inner {
-  if (owner !== 0 && node[OWNER] === owner) {
-    node[i] = value;
-    return node;
-  }
-  const out = node.slice();
-  out[OWNER] = owner;
-  out[i] = value;
-  return out;
-}
-
-/** `node` with a new pair `[k, v]` at data position `i` for `bit`. Always a new, exact-size array. */
-function insertPair(node: Inner, bit: number, i: number, k: string, v: unknown, owner: number): Inner {
-  const len = node.length;
-  const out = new Array<unknown>(len + 2);
-  out[DATAMAP] = (node[DATAMAP] as number) | bit;
-  out[NODEMAP] = node[NODEMAP];
-  out[OWNER] = owner;
-  for (let j = HEAD; j < i; j++) out[j] = node[j];
-  out[i] = k;
-  out[i + 1] = v;
-  for (let j = i; j < len; j++) out[j + 2] = node[j];
-  return out;
-}
-
-/** `node` without the pair at data position `i` for `bit`. */
-function removePair(node: Inner, bit: number, i: number, owner: number): Inner {
-  const len = node.length;
-  const out = new Array<unknown>(len - 2);
-  out[DATAMAP] = (node[DATAMAP] as number) ^ bit;
-  out[NODEMAP] = node[NODEMAP];
-  out[OWNER] = owner;
-  for (let j = HEAD; j < i; j++) out[j] = node[j];
-  for (let j = i + 2; j < len; j++) out[j - 2] = node[j];
-  return out;
-}
-
-/** `node` with the pair at data position `i` (for `bit`) replaced by the child `sub`. */
-function pairToChild(node: Inner, bit: number, i: number, sub: HNode, owner: number): Inner {
-  const len = node.length;
-  const nodemap = node[NODEMAP] as number;
-  const r = popcount(nodemap & (bit - 1)); // the rank of the new child
-  const out = new Array<unknown>(len - 1);
-  out[DATAMAP] = (node[DATAMAP] as number) ^ bit;
-  out[NODEMAP] = nodemap | bit;
-  out[OWNER] = owner;
-  for (let j = HEAD; j < i; j++) out[j] = node[j];
-  // Data after the pair, then the children of rank >= r, move 2 left; the new child follows; the
-  // children of rank < r move 1 left.
-  for (let j = i + 2; j <= len - 1 - r; j++) out[j - 2] = node[j];
-  out[len - 2 - r] = sub;
-  for (let j = len - r; j < len; j++) out[j - 1] = node[j];
-  return out;
-}
-
-/** `node` with the child for `bit` replaced by the pair `[k, v]` (the inverse of {@link pairToChild}). */
-function childToPair(node: Inner, bit: number, k: unknown, v: unknown, owner: number): Inner {
-  const len = node.length;
-  const datamap = node[DATAMAP] as number;
-  const nodemap = node[NODEMAP] as number;
-  const i = HEAD + 2 * popcount(datamap & (bit - 1));
-  const x = len - 1 - popcount(nodemap & (bit - 1)); // the child's position
-  const out = new Array<unknown>(len + 1);
-  out[DATAMAP] = datamap | bit;
-  out[NODEMAP] = nodemap ^ bit;
-  out[OWNER] = owner;
-  for (let j = HEAD; j < i; j++) out[j] = node[j];
-  out[i] = k;
-  out[i + 1] = v;
-  for (let j = i; j < x; j++) out[j + 2] = node[j];
-  for (let j = x + 1; j < len; j++) out[j + 1] = node[j];
-  return out;
-}
-
-/** `node` without the child for `bit` (only reached if a child empties; the trie inlines earlier). */
-function removeChild(node: Inner, bit: number, owner: number): Inner {
-  const len = node.length;
-  const nodemap = node[NODEMAP] as number;
-  const x = len - 1 - popcount(nodemap & (bit - 1));
-  const out = new Array<unknown>(len - 1);
-  out[DATAMAP] = node[DATAMAP];
-  out[NODEMAP] = nodemap ^ bit;
-  out[OWNER] = owner;
-  for (let j = HEAD; j < x; j++) out[j] = node[j];
-  for (let j = x + 1; j < len; j++) out[j - 1] = node[j];
-  return out;
-}
-
-function pairNode(
-  shift: number,
-  k1: string,
-  v1: unknown,
-  h1: number,
-  k2: string,
-  v2: unknown,
-  h2: number,
-  owner: number,
-): HNode {
-  if (h1 === h2) return new CollisionNode(h1, [k1, v1, k2, v2], owner);
-  // Distinct hashes differ in some 5-bit chunk at shift <= 30, so `shift` never exceeds 30 here.
-  const b1 = (h1 >>> shift) & MASK;
-  const b2 = (h2 >>> shift) & MASK;
-  if (b1 === b2) return [0, 1 << b1, owner, pairNode(shift + BITS, k1, v1, h1, k2, v2, h2, owner)];
-  return b1 < b2
-    ? [(1 << b1) | (1 << b2), 0, owner, k1, v1, k2, v2]
-    : [(1 << b1) | (1 << b2), 0, owner, k2, v2, k1, v1];
-}
 
 function nodeGet(root: HNode, hash: number, key: string): unknown {
   let node = root;
@@ -317,27 +167,6 @@ function nodeRemove(node: HNode, shift: number, hash: number, key: string, owner
   const pair = onlyPair(next);
   if (pair !== undefined) return childToPair(node, bit, pair[0], pair[1], owner);
   return withSlot(node, x, next, owner);
-}
-
-function nodeForEach<V>(node: HNode, fn: (value: V, key: string) => void): void {
-  if (node instanceof CollisionNode) {
-    const arr = node.arr;
-    for (let i = 0; i < arr.length; i += 2) fn(arr[i + 1] as V, arr[i] as string);
-    return;
-  }
-  const end = HEAD + 2 * popcount(node[DATAMAP] as number);
-  for (let i = HEAD; i < end; i += 2) fn(node[i + 1] as V, node[i] as string);
-  for (let i = end; i < node.length; i++) nodeForEach(node[i] as HNode, fn);
-}
-
-function* nodeEntries<V>(node: HNode): Generator<[string, V]> {
-  if (node instanceof CollisionNode) {
-    for (let i = 0; i < node.arr.length; i += 2) yield [node.arr[i] as string, node.arr[i + 1] as V];
-    return;
-  }
-  const end = HEAD + 2 * popcount(node[DATAMAP] as number);
-  for (let i = HEAD; i < end; i += 2) yield [node[i] as string, node[i + 1] as V];
-  for (let i = end; i < node.length; i++) yield* nodeEntries<V>(node[i] as HNode);
 }
 
 /**

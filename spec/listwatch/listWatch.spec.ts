@@ -1,105 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  firstValueFrom,
-  take,
-  toArray,
-  VirtualTimeScheduler,
-  type Observable,
-  type Subscription,
-} from 'rxjs';
-import { ApiStatusError, RxkubeError } from '../../lib/errors.js';
+import { describe, expect, it } from '@jest/globals';
+import { RxkubeError } from '../../lib/errors.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import type { ListPage } from '../../lib/listwatch/listWatch.js';
-import { MalformedWatchEventError } from '../../lib/listwatch/malformedWatchEventError.js';
-import type { Resource } from '../../lib/listwatch/resource.js';
-import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
-import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
-import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
-import { TransportError } from '../../lib/transport/transportError.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { api, transport, useServer } from './listWatchServer.js';
+import {
+  all,
+  cm,
+  configmaps,
+  deployments,
+  eventSummary,
+  names,
+  nodes,
+  type Obj,
+  pods,
+  watchEvents,
+  widgets,
+} from './listWatchSupport.js';
 
-interface Obj {
-  kind?: string;
-  metadata: { name: string; namespace?: string; resourceVersion?: string; labels?: Record<string, string> };
-  data?: Record<string, string>;
-}
-
-const pods: Resource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true };
-const secrets: Resource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret', namespaced: true };
-const configmaps: Resource = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  kind: 'ConfigMap',
-  namespaced: true,
-};
-const nodes: Resource = { group: '', version: 'v1', plural: 'nodes', kind: 'Node', namespaced: false };
-const deployments: Resource = {
-  group: 'apps',
-  version: 'v1',
-  plural: 'deployments',
-  kind: 'Deployment',
-  namespaced: true,
-};
-const widgets: Resource = {
-  group: 'example.com',
-  version: 'v1alpha1',
-  plural: 'widgets',
-  kind: 'Widget',
-  namespaced: true,
-};
-
-const all = <T>(o$: Observable<T>): Promise<T[]> => firstValueFrom(o$.pipe(toArray()));
-const names = (items: ReadonlyArray<Obj>): string[] =>
-  items.map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort();
-const eventSummary = (e: WatchEvent<Obj>): string =>
-  e.type === 'MALFORMED'
-    ? 'MALFORMED'
-    : e.type === 'ERROR'
-      ? `ERROR ${e.object.code}`
-      : `${e.type} ${e.object.metadata.name}`;
-
-/** Resolves when `check` holds, polling on macrotasks; bounded in count (and so in time). */
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
-
-/** Subscribes to a watch and resolves with its first `n` events; creates objects once it is open. */
-function watchEvents(
-  api: FakeApiServer,
-  events$: Observable<WatchEvent<Obj>>,
-  n: number,
-): { events: Promise<WatchEvent<Obj>[]>; open: Promise<void> } {
-  const before = api.openWatches();
-  const events = firstValueFrom(events$.pipe(take(n), toArray()));
-  return { events, open: api.waitForWatches(before + 1) };
-}
-
-const cm = (namespace: string, name: string, labels: Record<string, string> = {}): Obj => ({
-  metadata: { namespace, name, labels },
-  data: { k: name },
-});
-
+// Lists and watches against a real server: pages, selectors, paths, grouped and custom resources.
+// Streams: listWatchStreams.spec.ts; errors: listWatchErrors.spec.ts.
 describe('listWatch over the client-node transport (HTTPS, token and CA from the kubeconfig)', () => {
-  let api: FakeApiServer;
-  let transport: ClientNodeTransport;
-
-  beforeAll(async () => {
-    api = await startFakeApiServer({
-      resources: [
-        { group: 'example.com', version: 'v1alpha1', plural: 'widgets', kind: 'Widget', namespaced: true },
-      ],
-    });
-    transport = clientNodeTransport(api.kubeConfig());
-  });
-  afterAll(async () => {
-    transport.destroy();
-    await api.close();
-  });
+  useServer();
 
   it('lists in pages following continue; continue pages send only limit and continue; every page has the list RV', async () => {
     for (let i = 0; i < 7; i++) api.create('configmaps', cm('paging', `c${i}`));
@@ -221,181 +142,6 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
     const [deleted] = await events;
     expect(eventSummary(deleted!)).toBe('DELETED w1');
     expect(deleted!.type !== 'MALFORMED' && deleted!.object.kind).toBe('Widget');
-  });
-
-  it('is cold: each subscription is its own request', async () => {
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'paging' });
-    const list$ = lw.list({});
-    api.clearRequests();
-    await all(list$);
-    await all(list$);
-    expect(api.requests.filter((r) => r.verb === 'list')).toHaveLength(2);
-    const watch$ = listWatch<Obj>(transport, secrets).watch({ resourceVersion: api.resourceVersion });
-    const before = api.openWatches('secrets');
-    const subs: Subscription[] = [watch$.subscribe(), watch$.subscribe()];
-    await api.waitForWatches(before + 2, 'secrets');
-    expect(api.openWatches('secrets')).toBe(before + 2);
-    for (const s of subs) s.unsubscribe();
-    await eventually(() => api.openWatches('secrets') === before, 'both watches closed');
-  });
-
-  it('unsubscribing aborts the watch request: the server sees the connection close', async () => {
-    const before = api.openWatches('secrets');
-    const sub = listWatch<Obj>(transport, secrets)
-      .watch({ resourceVersion: api.resourceVersion })
-      .subscribe();
-    await api.waitForWatches(before + 1, 'secrets');
-    sub.unsubscribe();
-    await eventually(() => api.openWatches('secrets') === before, 'the server saw the watch close');
-  });
-
-  it('passes ERROR events through (410 Expired) and completes when the server closes the stream', async () => {
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'err' });
-    const before = api.openWatches();
-    const done = all(lw.watch({ resourceVersion: api.resourceVersion }));
-    await api.waitForWatches(before + 1);
-    api.faults.sendWatchError({ code: 410, reason: 'Expired' });
-    const events = await done;
-    expect(events.map(eventSummary)).toEqual(['ERROR 410']);
-    expect(events[0]!.type === 'ERROR' && events[0]!.object.reason).toBe('Expired');
-  });
-
-  it('a consumer may unsubscribe from within the last event of a stream (no uncaught AbortError)', async () => {
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'last' });
-    for (let round = 0; round < 5; round++) {
-      const before = api.openWatches();
-      const seen = new Promise<string>((resolve, reject) => {
-        const sub: Subscription = lw.watch({ resourceVersion: api.resourceVersion }).subscribe({
-          next: (e) => {
-            sub.unsubscribe();
-            resolve(eventSummary(e));
-          },
-          error: reject,
-        });
-      });
-      await api.waitForWatches(before + 1);
-      api.faults.sendWatchError({ code: 410, reason: 'Expired' });
-      await expect(seen).resolves.toBe('ERROR 410');
-      await eventually(() => api.openWatches() === before, 'the watch closed');
-    }
-  });
-
-  it('sends the watch options as given, and passes a streaming list through: ADDED events, then the initial-events-end BOOKMARK', async () => {
-    api.create('configmaps', cm('stream', 's1'));
-    api.create('configmaps', cm('stream', 's2'));
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'stream' });
-    api.clearRequests();
-    const events = await firstValueFrom(
-      lw
-        .watch({
-          sendInitialEvents: true,
-          resourceVersionMatch: 'NotOlderThan',
-          allowWatchBookmarks: true,
-          timeoutSeconds: 120,
-        })
-        .pipe(take(3), toArray()),
-    );
-    expect(events.slice(0, 2).map(eventSummary).sort()).toEqual(['ADDED s1', 'ADDED s2']);
-    const bookmark = events[2]!;
-    expect(bookmark.type).toBe('BOOKMARK');
-    const annotations = (bookmark as { object: { metadata: { annotations?: Record<string, string> } } })
-      .object.metadata.annotations;
-    expect(annotations?.['k8s.io/initial-events-end']).toBe('true');
-    expect(api.requests.find((r) => r.verb === 'watch')!.query).toEqual({
-      watch: 'true',
-      resourceVersionMatch: 'NotOlderThan',
-      allowWatchBookmarks: 'true',
-      timeoutSeconds: '120',
-      sendInitialEvents: 'true',
-    });
-  });
-
-  it('a watch whose connection breaks off errors with a TransportError', async () => {
-    const before = api.openWatches();
-    const done = all(
-      listWatch<Obj>(transport, configmaps, { namespace: 'abrupt' }).watch({
-        resourceVersion: api.resourceVersion,
-      }),
-    );
-    await api.waitForWatches(before + 1);
-    api.faults.dropWatches({ abrupt: true });
-    await expect(done).rejects.toBeInstanceOf(TransportError);
-  });
-
-  it('completes a watch the server ends cleanly', async () => {
-    const before = api.openWatches();
-    const done = all(
-      listWatch<Obj>(transport, configmaps, { namespace: 'clean' }).watch({
-        resourceVersion: api.resourceVersion,
-      }),
-    );
-    await api.waitForWatches(before + 1);
-    api.faults.dropWatches();
-    await expect(done).resolves.toEqual([]);
-  });
-
-  it('reports a malformed line as a MALFORMED event and keeps the events around it', async () => {
-    const lw = listWatch<Obj>(transport, configmaps, { namespace: 'mal' });
-    const { events, open } = watchEvents(api, lw.watch({ resourceVersion: api.resourceVersion }), 3);
-    await open;
-    api.create('configmaps', cm('mal', 'before'));
-    // The malformed line must come after `before`'s event: the fake writes lines in call order.
-    api.faults.malformedLine();
-    api.create('configmaps', cm('mal', 'after'));
-    const got = await events;
-    expect(got.map(eventSummary)).toEqual(['ADDED before', 'MALFORMED', 'ADDED after']);
-    expect(got[1]!.type === 'MALFORMED' && got[1]!.error).toBeInstanceOf(MalformedWatchEventError);
-  });
-
-  it('HTTP errors arrive as ApiStatusError with the Status and Retry-After', async () => {
-    api.faults.failNext(1, { code: 429, retryAfterSeconds: 2, verb: 'list', resource: 'configmaps' });
-    const err = await all(listWatch<Obj>(transport, configmaps).list({})).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiStatusError);
-    expect((err as ApiStatusError).statusCode).toBe(429);
-    expect((err as ApiStatusError).retryAfterSeconds).toBe(2);
-
-    api.faults.failNext(1, { code: 500, verb: 'watch', resource: 'configmaps' });
-    const werr = await all(listWatch<Obj>(transport, configmaps).watch({})).catch((e: unknown) => e);
-    expect(werr).toBeInstanceOf(ApiStatusError);
-    expect((werr as ApiStatusError).statusCode).toBe(500);
-  });
-
-  it('a plain-text 404 (an unserved resource) becomes an ApiStatusError with a synthesised Status', async () => {
-    const foos: Resource = { group: 'nope.example.com', version: 'v1', plural: 'foos', namespaced: true };
-    const err = await all(listWatch<Obj>(transport, foos).list({})).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiStatusError);
-    expect((err as ApiStatusError).statusCode).toBe(404);
-    expect((err as ApiStatusError).reason).toBe('NotFound');
-    expect((err as ApiStatusError).status.message).toBe('404 page not found');
-  });
-
-  it('R12: a stalled watch is declared dead after timeoutSeconds plus the margin of silence, and its connection closed', async () => {
-    const scheduler = new VirtualTimeScheduler();
-    const lw = listWatch<Obj>(transport, configmaps, {
-      namespace: 'stall',
-      scheduler,
-      deadWatchMarginMs: 5_000,
-    });
-    const seen: string[] = [];
-    const before = api.openWatches();
-    const result = new Promise<unknown>((resolve) => {
-      lw.watch({ resourceVersion: api.resourceVersion, timeoutSeconds: 60 }).subscribe({
-        next: (e) => seen.push(eventSummary(e)),
-        error: resolve,
-        complete: () => resolve('completed'),
-      });
-    });
-    await api.waitForWatches(before + 1);
-    api.create('configmaps', cm('stall', 'alive'));
-    await eventually(() => seen.length === 1, 'the first event');
-    api.faults.stallWatches();
-    api.create('configmaps', cm('stall', 'never-delivered'));
-    scheduler.flush(); // 65 s of virtual silence
-    const err = await result;
-    expect(err).toBeInstanceOf(WatchDeadError);
-    expect((err as WatchDeadError).silentMs).toBe(65_000);
-    expect(seen).toEqual(['ADDED alive']);
-    await eventually(() => api.openWatches() === before, 'the server saw the dead watch close');
   });
 
   it('accepts the KubeConfig itself (the client-node transport registers itself)', async () => {

@@ -1,9 +1,13 @@
-import type { SchedulerLike } from 'rxjs';
-import type { Random } from './random.js';
-import type { Registry } from './registry.js';
-import type { ResourceTypes } from './resources.js';
-import type { Storage } from './storage.js';
-import type { WatchHub } from './watchHub.js';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { serveCustomResourceDefinitions, servedAtStart } from './customResourceDefinitions.js';
+import type { FakeApiServerOptions } from './fakeApiServer.js';
+import { Faults } from './faults.js';
+import { seededRandom, type Random } from './random.js';
+import { Registry } from './registry.js';
+import { ResourceTypes } from './resources.js';
+import { realisticPod } from './seedPods.js';
+import { Storage } from './storage.js';
+import { WatchHub } from './watchHub.js';
 
 /** Everything a request handler needs; one per server. */
 export interface ServerContext {
@@ -44,4 +48,51 @@ export function rvWaiter(storage: Storage, scheduler: SchedulerLike, waitMs: num
     });
   };
   return { waitForRv, cancelAll: () => [...pending].forEach((c) => c()) };
+}
+
+/** A server's context, its faults, and the canceller of the waits still pending (for close). */
+export interface ServerState {
+  readonly ctx: ServerContext;
+  readonly faults: Faults;
+  readonly cancelWaits: () => void;
+}
+
+/**
+ * The in-memory server behind the HTTP listener: storage, resource types, registry and watch hub
+ * wired together as `options` say, with the default namespaces and `seedPods` pods created.
+ */
+export function createServerContext(options: FakeApiServerOptions): ServerState {
+  const scheduler = options.scheduler ?? asyncScheduler;
+  const rng = seededRandom(options.seed ?? 1);
+  const storage = new Storage(options.historyLimit ?? 10000);
+  const types = new ResourceTypes(servedAtStart);
+  for (const def of options.resources ?? []) types.register(def);
+  const registry = new Registry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true);
+  const hub = new WatchHub();
+  storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
+  storage.onChange((c) => hub.dispatch(c));
+  const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
+  const ctx: ServerContext = {
+    storage,
+    registry,
+    types,
+    hub,
+    scheduler,
+    rng,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60000,
+    initialBookmark: options.initialBookmark ?? false,
+    watchList: options.watchList ?? true,
+    tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
+    slowMs: 0,
+    waitForRv: waiter.waitForRv,
+  };
+  const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
+  for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    registry.create(types.resolve('namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+  for (let i = 0; i < (options.seedPods ?? 0); i++) {
+    const pod = realisticPod(i);
+    registry.create(types.resolve('pods'), pod.metadata.namespace, pod);
+  }
+  return { ctx, faults, cancelWaits: waiter.cancelAll };
 }

@@ -1,0 +1,100 @@
+import { ApiStatusError } from '../../errors.js';
+import type { FakeApiServer, FakeList, Stored } from './fakeApiServer.js';
+import type { PatchType } from './patch.js';
+import type { DeleteOptions, Registry } from './registry.js';
+import type { JsonObject, ResourceRef, ResourceType, ResourceTypes } from './resources.js';
+import { StatusError } from './status.js';
+import type { Storage } from './storage.js';
+import { parseStored, type StoredObject } from './storedObject.js';
+
+/** The data-plane helpers of {@link FakeApiServer}: reads and writes without HTTP. */
+export type DataPlane = Pick<FakeApiServer, 'create' | 'update' | 'writeMany' | 'patch' | 'delete' | 'get' | 'list'>;
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+const frozen = <T>(s: StoredObject): Stored<T> => deepFreeze(parseStored(s)) as Stored<T>;
+
+function rethrow(e: unknown): never {
+  if (e instanceof StatusError) throw new ApiStatusError(e.status, { retryAfterSeconds: e.status.details?.retryAfterSeconds });
+  throw e;
+}
+
+const resolveNs = (type: ResourceType, obj: object): string =>
+  type.namespaced ? (((obj as JsonObject).metadata as { namespace?: string } | undefined)?.namespace ?? 'default') : '';
+const nameOf = (obj: object): string => (((obj as JsonObject).metadata as { name?: string } | undefined)?.name ?? '');
+// Writes only touch the top level and metadata of the object given (nested values are serialised
+// at once, never kept), so a shallow copy keeps the caller's object untouched.
+const copy = <T>(o: T): T => {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
+  const m = (o as JsonObject).metadata;
+  return { ...o, metadata: typeof m === 'object' && m !== null ? { ...m } : m } as T;
+};
+
+/**
+ * The data-plane helpers over the server's registry: writes emit the same watch events as HTTP
+ * requests, errors are the `ApiStatusError` the HTTP API would answer, results are frozen copies.
+ */
+export function dataPlane(storage: Storage, registry: Registry, types: ResourceTypes): DataPlane {
+  return {
+    create: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
+      try {
+        const type = types.resolve(resource);
+        return frozen<T>(registry.create(type, resolveNs(type, obj), copy(obj)));
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    update: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
+      try {
+        const type = types.resolve(resource);
+        return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj)));
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    writeMany: (resource, objects) => {
+      try {
+        const type = types.resolve(resource);
+        for (const obj of objects) {
+          const ns = resolveNs(type, obj);
+          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) registry.update(type, ns, nameOf(obj), copy(obj));
+          else registry.create(type, ns, copy(obj));
+        }
+        return String(storage.resourceVersion);
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge'): Stored<T> => {
+      try {
+        const t = types.resolve(resource);
+        return frozen<T>(registry.patch(t, namespace ?? '', name, type, patch).stored);
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    delete: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, o?: DeleteOptions): Stored<T> => {
+      try {
+        return frozen<T>(registry.delete(types.resolve(resource), namespace ?? '', name, o).stored);
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    get: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string): Stored<T> | undefined => {
+      const type = types.resolve(resource);
+      const s = storage.get(type, type.namespaced ? `${namespace ?? ''}/${name}` : name);
+      return s ? frozen<T>(s) : undefined;
+    },
+    list: <T extends object>(resource: ResourceRef, namespace?: string): FakeList<T> => {
+      const type = types.resolve(resource);
+      const items = [...storage.snapshot(type, storage.resourceVersion, namespace)].map((s) => frozen<T>(s));
+      return deepFreeze({ items, resourceVersion: String(storage.resourceVersion) });
+    },
+  };
+}

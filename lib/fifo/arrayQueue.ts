@@ -41,6 +41,14 @@ export class ArrayQueue<E> {
   }
 
   /** Visits the queued elements, oldest first. */
+  /** Takes every element, oldest first, leaving the queue empty. */
+  drain(): E[] {
+    const out = (this.head === 0 ? this.items : this.items.slice(this.head)) as E[];
+    this.items = [];
+    this.head = 0;
+    return out;
+  }
+
   forEach(fn: (e: E) => void): void {
     for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as E);
   }

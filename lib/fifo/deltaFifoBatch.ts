@@ -3,7 +3,6 @@ import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { createFifoQueue } from './createFifoQueue.js';
 import type { FifoBatch } from './fifoBatch.js';
-import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 
 /** The `scan` state: the queue (a pure, deterministic reducer of events), and the last batch. */
@@ -57,8 +56,7 @@ export function popBurst<T>(
     queue.apply(event);
     resourceVersion = eventRv(event) ?? resourceVersion;
   }
-  const pops: FifoPop<T>[] = [];
-  for (let pop = queue.pop(); pop !== undefined; pop = queue.pop()) pops.push(pop);
+  const pops = queue.popBatch();
   return { pops, resourceVersion, synced: !syncedBefore && queue.hasSynced };
 }
 

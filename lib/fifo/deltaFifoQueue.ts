@@ -129,6 +129,20 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     return { type: 'pop' as const, key, deltas, isInInitialList };
   }
 
+  popBatch(): FifoPop<T>[] {
+    const keys = this.queue.drain();
+    const pops = new Array<FifoPop<T>>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const isInInitialList = !this.hasSynced;
+      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+      pops[i] = { type: 'pop', key, deltas: this.items.get(key)!, isInInitialList };
+    }
+    // One clear for the batch instead of a delete per key.
+    this.items.clear();
+    return pops;
+  }
+
   listKeys(): string[] {
     return this.queue.toArray();
   }

@@ -92,6 +92,11 @@ export interface FifoQueue<T> {
   apply(event: ReflectorEvent<T>): void;
   /** Takes the oldest entry, or `undefined` when the queue is empty. The pop is readonly by type (not frozen). */
   pop(): FifoPop<T> | undefined;
+  /**
+   * Takes every entry at once, oldest first: the pops that calling `pop()` until the queue is empty
+   * would give, with the same `isInInitialList` flags (client-go's RealFIFO `PopBatch`, unbounded).
+   */
+  popBatch(): FifoPop<T>[];
   /** The queued keys, in pop order (with repeats in ordered mode). */
   listKeys(): string[];
   /** A copy of the deltas queued for `key` (all of them, oldest first), or `undefined`. */

@@ -140,6 +140,19 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     return { type: 'pop' as const, key: entry.key, deltas: [entry.delta], isInInitialList };
   }
 
+  popBatch(): FifoPop<T>[] {
+    const entries = this.entries.drain();
+    const pops = new Array<FifoPop<T>>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const isInInitialList = !this.hasSynced;
+      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+      pops[i] = { type: 'pop', key: entry.key, deltas: [entry.delta], isInInitialList };
+    }
+    this.keys.clear();
+    return pops;
+  }
+
   listKeys(): string[] {
     return this.entries.toArray().map((e) => e.key);
   }

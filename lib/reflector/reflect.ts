@@ -1,4 +1,4 @@
-import { asyncScheduler, EMPTY, expand, filter, Observable, of, scan, takeWhile, tap } from 'rxjs';
+import { asyncScheduler, EMPTY, expand, first, Observable, of, scan, tap } from 'rxjs';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { reflectorEffect } from './reflectorEffect.js';
@@ -15,6 +15,12 @@ import { reflectorStart, reflectorStep } from './reflectorStep.js';
  * dead watches, optionally start with a streaming list) and tells its subscriber everything on one
  * stream: bursts of events, its status and the errors it recovered from. Unsubscribing aborts the
  * request in flight and every timer. It never errors and never completes.
+ *
+ * The edge of a pure state machine (kube-rs' `watcher` is the model): the decisions are
+ * {@link reflectorStep}, a pure function of the `ReflectorState` and what was observed; each
+ * phase's I/O is one effect Observable ({@link reflectorEffect}: a list, a watch, a backoff timer on
+ * the injected scheduler) whose inputs `scan` folds through the step until a step enters the next
+ * phase, and `expand` starts that phase's effect.
  *
  * ```text
  * list(rv=0)   --p1--p2|
@@ -54,17 +60,17 @@ export function reflect<T extends KubeObject>(
         }
       }
     };
-    // One phase: its effect's inputs folded through the step, until a step enters the next phase
-    // (kept: takeWhile's inclusive end), which ends this effect (unsubscribing aborts it). Outputs
-    // are delivered before the next phase's effect starts, so its status comes first.
+    // One phase: its effect's inputs folded through the step until the first step that enters the
+    // next phase; that ends this effect (unsubscribing aborts it). Every effect ends in such a step
+    // (a list answers or fails, a watch closes or fails, a timer fires). Outputs are delivered
+    // before expand starts the next phase's effect, so its status comes first.
     const phase$ = (entered: StepResult<T>): Observable<StepResult<T>> =>
       subscriber.closed // unsubscribed from inside an output: start nothing more
         ? EMPTY
         : reflectorEffect(listWatch, entered.state, ctx.config.typeName, scheduler).pipe(
             scan((last, input) => reflectorStep(last.state, input, ctx), entered),
-            takeWhile((result) => !result.entered, true),
             tap(deliver),
-            filter((result) => result.entered),
+            first((result) => result.entered),
           );
     return of(reflectorStart<T>(ctx)).pipe(tap(deliver), expand(phase$)).subscribe();
   });

@@ -1,20 +1,19 @@
-import { catchError, endWith, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { catchError, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
 import { detectDeadWatch } from '../listwatch/detectDeadWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
-import { abortSoon } from './abortSoon.js';
 import { listAll, type ListResult } from './listAll.js';
 import type { ReflectorInput } from './reflectorInput.js';
 import type { ReflectorState, WatchRequest } from './reflectorState.js';
+import { watchInputs } from './watchInputs.js';
 
-const watchClosed: ReflectorInput<never> = Object.freeze({ type: 'watchClosed' });
 const timerFired: ReflectorInput<never> = Object.freeze({ type: 'timerFired' });
 
 /**
  * The I/O a phase needs, as a cold Observable of the inputs it yields for the step: `listing` lists
  * (all pages), `watching` watches in bursts through rxkube's one dead-watch mechanism
  * ({@link detectDeadWatch}), `backingOff` is a timer on the injected scheduler. Errors become
- * inputs; the Observable never errors. Unsubscribing aborts it (a watch one turn later: {@link abortSoon}).
+ * inputs; the Observable never errors. Unsubscribing aborts it (a watch one turn later: {@link watchInputs}).
  *
  * ```text
  * listing:    listAll ----R|          -> (listed R)|   or  (listFailed e)|
@@ -40,13 +39,13 @@ export function reflectorEffect<T>(
         catchError((error: unknown) => of<ReflectorInput<T>>({ type: 'listFailed', error })),
       );
     case 'watching':
-      return watchInputs(lw, state.request, typeName, scheduler);
+      return watchEffect(lw, state.request, typeName, scheduler);
     case 'backingOff':
       return timer(state.delayMs, scheduler).pipe(map(() => timerFired));
   }
 }
 
-function watchInputs<T>(
+function watchEffect<T>(
   lw: ListWatch<T>,
   request: WatchRequest,
   typeName: string,
@@ -59,9 +58,6 @@ function watchInputs<T>(
   // interval, or the watch timeout, plus the grace) errors with WatchDeadError and aborts the request.
   return bursts$.pipe(
     detectDeadWatch(request.silenceMs, scheduler, `${typeName} watch`, request.expected),
-    map((events): ReflectorInput<T> => ({ type: 'burst', events })),
-    endWith(watchClosed),
-    catchError((error: unknown) => of<ReflectorInput<T>>({ type: 'watchFailed', error })),
-    abortSoon(scheduler),
+    watchInputs(scheduler),
   );
 }

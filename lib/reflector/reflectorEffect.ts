@@ -1,4 +1,4 @@
-import { catchError, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { catchError, defer, map, of, timer, type Observable, type SchedulerLike } from 'rxjs';
 import { detectDeadWatch } from '../listwatch/detectDeadWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
@@ -51,9 +51,12 @@ function watchEffect<T>(
   typeName: string,
   scheduler: SchedulerLike,
 ): Observable<ReflectorInput<T>> {
-  const bursts$: Observable<ReadonlyArray<WatchEvent<T>>> = lw.watchBursts
-    ? lw.watchBursts(request.options)
-    : lw.watch(request.options).pipe(map((event) => [event]));
+  // defer: a ListWatch that throws instead of returning an Observable fails this watch, no more.
+  const bursts$ = defer((): Observable<ReadonlyArray<WatchEvent<T>>> =>
+    lw.watchBursts
+      ? lw.watchBursts(request.options)
+      : lw.watch(request.options).pipe(map((event) => [event])),
+  );
   // Dead-connection detection (R12): silence between bursts longer than the bound (a bookmark
   // interval, or the watch timeout, plus the grace) errors with WatchDeadError and aborts the request.
   return bursts$.pipe(

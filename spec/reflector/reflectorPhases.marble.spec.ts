@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Observable, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import type { ListWatch } from '../../lib/listwatch/listWatch.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import { reflect } from '../../lib/reflector/reflect.js';
 import type { ReflectorOutput } from '../../lib/reflector/reflectorOutput.js';
@@ -98,6 +99,30 @@ describe('reflect: the phases on the injected scheduler', () => {
     expect(abortedInside).toBe(false);
     expect(abortedAt).toBe(5);
     expect(outs.map(letter).join('')).toBe('lewxb');
+  });
+
+  it('a ListWatch whose watch throws instead of returning an Observable fails that watch only: rewatch after a backoff', () => {
+    const ts = newScheduler();
+    const outs: ReflectorOutput<Pod>[] = [];
+    const watches: number[] = [];
+    ts.run(({ cold }) => {
+      const lw: ListWatch<Pod> = {
+        list: () => cold('(a|)', { a: page([], '10') }),
+        watch: () => {
+          watches.push(ts.now());
+          if (watches.length === 1) throw new Error('watch is broken');
+          return cold('-');
+        },
+      };
+      const sub = reflect(lw, { scheduler: ts, random: () => 0 }).subscribe((o) => outs.push(o));
+      ts.schedule(() => sub.unsubscribe(), 2000);
+    });
+    expect(watches).toEqual([0, 800]);
+    expect(outs.map(letter).join('')).toBe('lewxbw');
+    expect(outs[3]).toMatchObject({
+      type: 'error',
+      error: { action: 'rewatch', message: expect.stringContaining('watch is broken') },
+    });
   });
 
   it('a subscriber that leaves inside an output starts nothing more, even when the list answers synchronously', () => {

@@ -110,7 +110,9 @@ function watching<T>(
 ): ReflectorState<T> {
   const rv = options.resourceVersion ?? '';
   return {
-    ...carry(c),
+    rv: c.rv,
+    malformedAt: c.malformedAt,
+    backoff: c.backoff,
     phase: 'watching',
     mode,
     request: watchRequest(options, ctx),

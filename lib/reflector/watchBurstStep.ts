@@ -218,7 +218,11 @@ function settle<T>(s: Watching<T>, d: Draft<T>): Watching<T> {
           unavailable: d.unavailable,
           paginatedResult: s.rv.paginatedResult,
         };
+  // The same key order as enterWatch's, so that every watching state has one hidden class.
   return {
+    rv,
+    malformedAt: s.malformedAt,
+    backoff: s.backoff,
     phase: 'watching',
     mode: d.mode,
     request: s.request,
@@ -226,8 +230,5 @@ function settle<T>(s: Watching<T>, d: Draft<T>): Watching<T> {
     count: d.count,
     synthetic: d.synthetic,
     initial: d.chunk ? { events: d.chunk, previous: d.initial } : d.initial,
-    rv,
-    malformedAt: s.malformedAt,
-    backoff: s.backoff,
   };
 }

@@ -54,8 +54,85 @@ export const defaultBackoffOptions: Required<BackoffOptions> = Object.freeze({
 });
 
 /**
+ * Where an exponential backoff is in its sequence, as a plain value: the next delay before jitter,
+ * whether it reached the cap, and when the previous step was asked for (on the scheduler's clock).
+ *
+ * @example
+ * ```ts
+ * let state: BackoffState = initialBackoffState(defaultBackoffOptions);
+ * ```
+ */
+export interface BackoffState {
+  /** The next step's delay before jitter. */
+  readonly durationMs: number;
+  /** The delay reached `capMs`: it no longer grows. */
+  readonly capped: boolean;
+  /** When the previous step was asked for; undefined before the first. */
+  readonly lastStepAt: number | undefined;
+}
+
+/**
+ * The settings with every default filled in.
+ *
+ * @example
+ * ```ts
+ * backoffSettings({ initialMs: 10 }).capMs; // 30000
+ * ```
+ */
+export function backoffSettings(options: BackoffOptions = {}): Required<BackoffOptions> {
+  return { ...defaultBackoffOptions, ...stripUndefined(options) };
+}
+
+/**
+ * The state before the first failure.
+ *
+ * @example
+ * ```ts
+ * initialBackoffState(backoffSettings({})); // { durationMs: 800, capped: false, lastStepAt: undefined }
+ * ```
+ */
+export function initialBackoffState(settings: Required<BackoffOptions>): BackoffState {
+  return { durationMs: settings.initialMs, capped: false, lastStepAt: undefined };
+}
+
+/**
+ * One failure: the delay to wait (with jitter) and the state after it. Pure: time and randomness
+ * come in (`now` on the scheduler's clock, `random()` in `[0, 1)`), so the reflector's step can use
+ * it and a test can check it without a scheduler. A step asked for more than `resetAfterMs` after
+ * the previous one starts over at `initialMs` (client-go measures from the previous step).
+ *
+ * @example
+ * ```ts
+ * const settings = backoffSettings({});
+ * const first = nextBackoff(settings, initialBackoffState(settings), 0, () => 0); // delayMs 800
+ * const second = nextBackoff(settings, first.state, 10, () => 0); // delayMs 1600
+ * ```
+ */
+export function nextBackoff(
+  settings: Required<BackoffOptions>,
+  state: BackoffState,
+  now: number,
+  random: () => number,
+): { readonly delayMs: number; readonly state: BackoffState } {
+  const reset = state.lastStepAt !== undefined && now - state.lastStepAt > settings.resetAfterMs;
+  const base = reset ? settings.initialMs : state.durationMs;
+  let capped = reset ? false : state.capped;
+  let durationMs = base;
+  if (!capped) {
+    durationMs = base * settings.factor;
+    if (durationMs > settings.capMs) {
+      durationMs = settings.capMs;
+      capped = true;
+    }
+  }
+  const delayMs = settings.jitter > 0 ? base + random() * settings.jitter * base : base;
+  return { delayMs, state: { durationMs, capped, lastStepAt: now } };
+}
+
+/**
  * Exponential backoff with jitter and a reset after a quiet period, on an injected scheduler's
  * clock (so virtual time in `TestScheduler.run` drives the reset) and an injected random source.
+ * A stateful wrapper over {@link nextBackoff}.
  *
  * With the defaults and `random = () => 0` the delays are 800, 1600, 3200, 6400, 12800, 25600,
  * 30000, 30000, ... ms; with jitter each lies in `[d, 2d)`. A `next()` more than `resetAfterMs`
@@ -73,27 +150,13 @@ export function exponentialBackoff(
   scheduler: SchedulerLike = asyncScheduler,
   random: () => number = Math.random,
 ): Backoff {
-  const o = { ...defaultBackoffOptions, ...stripUndefined(options) };
-  let duration = o.initialMs;
-  let capped = false;
-  let lastStart: number | undefined;
+  const settings = backoffSettings(options);
+  let state = initialBackoffState(settings);
   return {
     next(): number {
-      const now = scheduler.now();
-      if (lastStart !== undefined && now - lastStart > o.resetAfterMs) {
-        duration = o.initialMs;
-        capped = false;
-      }
-      lastStart = now;
-      const base = duration;
-      if (!capped) {
-        duration = duration * o.factor;
-        if (duration > o.capMs) {
-          duration = o.capMs;
-          capped = true;
-        }
-      }
-      return o.jitter > 0 ? base + random() * o.jitter * base : base;
+      const step = nextBackoff(settings, state, scheduler.now(), random);
+      state = step.state;
+      return step.delayMs;
     },
   };
 }

@@ -81,6 +81,7 @@ const SCENARIOS = [
     runs: [['rxkube-fetch', realN10k], ['rxkube', realN10k], ['rxkube-strip-managed-fields', realN10k], ['client-node', realN10k], ['http-floor', realN10k]],
     bars: [
       { text: 'rxkube (fetch transport, client-node not loaded) <= 1.15x http-floor (heapMB)', metric: 'heapMB', a: ['rxkube-fetch', realN10k], b: ['http-floor', realN10k], op: '<=', limit: 1.15 },
+      { text: 'rxkube (client-node transport) <= 0.9x client-node (heapMB)', metric: 'heapMB', a: ['rxkube', realN10k], b: ['client-node', realN10k], op: '<=', limit: 0.9 },
       { text: 'rxkube (client-node transport, its 27 MB of modules included) vs http-floor (heapMB, report only)', metric: 'heapMB', a: ['rxkube', realN10k], b: ['http-floor', realN10k], op: 'report' },
       { text: 'managedFields stripped vs not (heapMB, report only)', metric: 'heapMB', a: ['rxkube-strip-managed-fields', realN10k], b: ['rxkube', realN10k], op: 'report' },
       { text: 'client-node vs http-floor (heapMB, report only)', metric: 'heapMB', a: ['client-node', realN10k], b: ['http-floor', realN10k], op: 'report' },

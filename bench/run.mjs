@@ -35,6 +35,7 @@ const CLIENTS = {
   'rxkube-strip-managed-fields': resolve(here, 'clients/rxkube-strip-managed-fields.mjs'),
   'rxkube-fetch': resolve(here, 'clients/rxkube-fetch.mjs'),
   'rxkube-fetch-strip-managed-fields': resolve(here, 'clients/rxkube-fetch-strip-managed-fields.mjs'),
+  'rxkube-freeze': resolve(here, 'clients/rxkube-freeze.mjs'),
   'client-node': 'client-node',
   'http-floor': 'http-floor',
 };
@@ -103,6 +104,17 @@ const SCENARIOS = [
     bars: [
       { text: 'rxkube N=100k >= 0.8x rxkube N=1k (events/s)', metric: 'watchEventsPerSec', a: ['rxkube', { N: 100_000, M: 200_000, size: 'small' }], b: ['rxkube', { N: 1_000, M: 200_000, size: 'small' }], op: '>=', limit: 0.8 },
       { text: 'client-node N=100k vs N=1k (events/s, report only)', metric: 'watchEventsPerSec', a: ['client-node', { N: 100_000, M: 200_000, size: 'small' }], b: ['client-node', { N: 1_000, M: 200_000, size: 'small' }], op: 'report' },
+    ],
+  },
+  {
+    id: 7,
+    title: 'What freeze: true (opt-in mutation detection) costs, both workloads',
+    runs: [['rxkube', realN10k], ['rxkube-freeze', realN10k], ['rxkube', smallN10k], ['rxkube-freeze', smallN10k]],
+    bars: [
+      { text: 'realistic: freeze vs not (events/s, report only)', metric: 'watchEventsPerSec', a: ['rxkube-freeze', realN10k], b: ['rxkube', realN10k], op: 'report' },
+      { text: 'realistic: freeze vs not (syncMs, report only)', metric: 'syncMs', a: ['rxkube-freeze', realN10k], b: ['rxkube', realN10k], op: 'report' },
+      { text: 'realistic: freeze vs not (heapMB, report only)', metric: 'heapMB', a: ['rxkube-freeze', realN10k], b: ['rxkube', realN10k], op: 'report' },
+      { text: 'small: freeze vs not (events/s, report only)', metric: 'watchEventsPerSec', a: ['rxkube-freeze', smallN10k], b: ['rxkube', smallN10k], op: 'report' },
     ],
   },
 ];

@@ -2,7 +2,9 @@ import { asyncScheduler, EMPTY, expand, first, Observable, of, scan, tap } from 
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { reflectorEffect } from './reflectorEffect.js';
-import type { StepContext, StepResult } from './reflectorInput.js';
+import { WatchEndedError } from './reflectorError.js';
+import type { ReflectorInput, StepContext, StepResult } from './reflectorInput.js';
+import type { ReflectorState } from './reflectorState.js';
 import type { ReflectorOptions } from './reflectorOptions.js';
 import type { ReflectorOutput } from './reflectorOutput.js';
 import { reflectorConfig } from './reflectorState.js';
@@ -68,10 +70,30 @@ export function reflect<T extends KubeObject>(
       subscriber.closed // unsubscribed from inside an output: start nothing more
         ? EMPTY
         : reflectorEffect(listWatch, entered.state, ctx.config.typeName, scheduler).pipe(
-            scan((last, input) => reflectorStep(last.state, input, ctx), entered),
+            scan((last, input) => safeStep(last.state, input, ctx), entered),
             tap(deliver),
             first((result) => result.entered),
           );
     return of(reflectorStart<T>(ctx)).pipe(tap(deliver), expand(phase$)).subscribe();
   });
+}
+
+/**
+ * {@link reflectorStep}, failing the phase's request instead of the stream when the step throws (a
+ * ListWatch breaking its contract, say a burst that is not an array): the reflector recovers as
+ * from a failed list or a malformed watch, and nothing reaches RxJS's unhandled-error path.
+ */
+function safeStep<T extends KubeObject>(state: ReflectorState<T>, input: ReflectorInput<T>, ctx: StepContext): StepResult<T> {
+  try {
+    return reflectorStep(state, input, ctx);
+  } catch (err) {
+    const message = `could not handle a ${input.type} input: ${String(err)}`;
+    const failure: ReflectorInput<T> =
+      state.phase === 'listing'
+        ? { type: 'listFailed', error: err }
+        : state.phase === 'watching'
+          ? { type: 'watchFailed', error: new WatchEndedError('malformed', message, { cause: err }) }
+          : { type: 'timerFired' };
+    return reflectorStep(state, failure, ctx);
+  }
 }

@@ -71,7 +71,7 @@ export function watchBurstStep<T extends KubeObject>(
     } catch (err) {
       // Nothing the server sends may end the process: an event the reflector cannot handle ends
       // this watch like a malformed line (re-watch from the last good RV, relist if it repeats).
-      const message = `could not handle a ${String(event.type)} event: ${String(err)}`;
+      const message = `could not handle a ${String((event as { type?: unknown } | null)?.type)} event: ${String(err)}`;
       ended = end(s, d, new WatchEndedError('malformed', message, { cause: err }), ctx);
     }
     if (ended) return { state: ended, outputs: d.outputs, entered: true };

@@ -141,3 +141,34 @@ describe('reflect: the phases on the injected scheduler', () => {
     expect(lw.watchCalls()).toEqual([]);
   });
 });
+
+describe('reflect: a ListWatch that breaks its contract', () => {
+  it('a burst that is not an array fails that watch (an error output, a backoff, a re-watch) and never the stream', () => {
+    const ts = newScheduler();
+    const letters: string[] = [];
+    const errors: unknown[] = [];
+    let watches = 0;
+    ts.run(({ cold }) => {
+      const lw: ListWatch<Pod> = {
+        list: () => cold('(a|)', { a: page([pod('a', '1')], '10') }),
+        watch: () => cold('-'),
+        watchBursts: () =>
+          watches++ === 0
+            ? cold<ReadonlyArray<E>>('-a', { a: null as unknown as ReadonlyArray<E> })
+            : cold<ReadonlyArray<E>>('-'),
+      };
+      const sub = reflect(lw, { scheduler: ts, random: () => 0, backoff: { initialMs: 100 } }).subscribe({
+        next: (o) => {
+          letters.push(letter(o));
+          if (o.type === 'error') errors.push(o.error.cause);
+        },
+        error: (e: unknown) => errors.push(`stream errored: ${String(e)}`),
+      });
+      ts.schedule(() => sub.unsubscribe(), 500);
+    });
+    expect(letters.join('')).toBe('lewxbw');
+    expect(watches).toBe(2);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toContain('could not handle a burst input');
+  });
+});

@@ -1,10 +1,9 @@
 import {
   asyncScheduler,
-  type Observable,
-  throwError,
-  timeout,
+  Observable,
   type MonoTypeOperatorFunction,
   type SchedulerLike,
+  Subscription,
 } from 'rxjs';
 import { WatchDeadError } from './watchDeadError.js';
 
@@ -33,9 +32,36 @@ export function detectDeadWatch<T>(
   context?: string,
   expected?: string,
 ): MonoTypeOperatorFunction<T> {
-  return timeout<T, Observable<never>, undefined>({
-    each: silenceMs,
-    scheduler,
-    with: () => throwError(() => new WatchDeadError(silenceMs, context, expected)),
-  });
+  // One timer for the whole silence, not one per chunk: a chunk only notes the time, and a timer that
+  // finds the source was heard from meanwhile waits out the rest (cancelling and re-arming a timer
+  // per chunk costs more than handling a small chunk).
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let last = scheduler.now();
+      let timer: Subscription | undefined;
+      const inner = new Subscription();
+      const arm = (delayMs: number): void => {
+        timer = scheduler.schedule(() => {
+          const silent = scheduler.now() - last;
+          if (silent < silenceMs) return arm(silenceMs - silent);
+          inner.unsubscribe(); // abort the request first, as a dead connection may never end
+          subscriber.error(new WatchDeadError(silenceMs, context, expected));
+        }, delayMs);
+      };
+      arm(silenceMs);
+      inner.add(
+        source.subscribe({
+          next: (value) => {
+            last = scheduler.now();
+            subscriber.next(value);
+          },
+          error: (err: unknown) => subscriber.error(err),
+          complete: () => subscriber.complete(),
+        }),
+      );
+      return () => {
+        timer?.unsubscribe();
+        inner.unsubscribe();
+      };
+    });
 }

@@ -120,8 +120,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
   pop(): FifoPop<T> | undefined {
     const key = this.queue.shift();
     if (key === undefined) return undefined;
-    const isInInitialList = !this.hasSynced;
-    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    const isInInitialList = this.countPop();
     const deltas = this.items.get(key) as Delta<T>[];
     this.items.delete(key);
     // The array leaves the queue with the pop: nothing here mutates it again. Readonly by type, not
@@ -134,8 +133,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     const pops = new Array<FifoPop<T>>(keys.length);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      const isInInitialList = !this.hasSynced;
-      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+      const isInInitialList = this.countPop();
       pops[i] = { type: 'pop', key, deltas: this.items.get(key)!, isInInitialList };
     }
     // One clear for the batch instead of a delete per key.

@@ -37,6 +37,13 @@ export abstract class FifoQueueBase<T> {
     return this.populated && this.initialPopulationCount === 0;
   }
 
+  /** Counts one pop against the first list; returns whether that pop is part of it (`isInInitialList`). */
+  protected countPop(): boolean {
+    const isInInitialList = !this.hasSynced;
+    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    return isInInitialList;
+  }
+
   /**
    * The object as it is queued: transformed, except tombstones and when `skipTransform` (Sync deltas
    * carry objects already transformed). A throwing transform is reported and the object dropped.

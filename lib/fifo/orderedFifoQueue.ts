@@ -133,8 +133,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
   pop(): FifoPop<T> | undefined {
     const entry = this.entries.shift();
     if (entry === undefined) return undefined;
-    const isInInitialList = !this.hasSynced;
-    if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    const isInInitialList = this.countPop();
     const state = this.keys.get(entry.key) as KeyState<T>;
     if (--state.count === 0) this.keys.delete(entry.key);
     return { type: 'pop' as const, key: entry.key, deltas: [entry.delta], isInInitialList };
@@ -145,8 +144,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     const pops = new Array<FifoPop<T>>(entries.length);
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
-      const isInInitialList = !this.hasSynced;
-      if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+      const isInInitialList = this.countPop();
       pops[i] = { type: 'pop', key: entry.key, deltas: [entry.delta], isInInitialList };
     }
     this.keys.clear();

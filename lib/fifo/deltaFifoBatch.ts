@@ -52,12 +52,15 @@ export function popBurst<T>(
   syncedBefore: boolean,
 ): FifoBatch<T> {
   let resourceVersion: string | undefined;
+  let resync = false;
   for (const event of burst) {
     queue.apply(event);
-    resourceVersion = eventRv(event) ?? resourceVersion;
+    if (event.type === 'resync') resync = true;
+    else resourceVersion = eventRv(event) ?? resourceVersion;
   }
   const pops = queue.popBatch();
-  return { pops, resourceVersion, synced: !syncedBefore && queue.hasSynced };
+  const synced = !syncedBefore && queue.hasSynced;
+  return resync ? { pops, resourceVersion, synced, resync } : { pops, resourceVersion, synced };
 }
 
 /**

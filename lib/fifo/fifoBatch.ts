@@ -10,6 +10,8 @@ import type { FifoPop } from './fifoOutput.js';
  *   server never replaces a valid one (client-go's `LastStoreSyncResourceVersion`).
  * - `synced`: true on the one batch after which the queue's `hasSynced` first became true (after
  *   its pops: a consumer that applies the batch before looking has processed every initial item).
+ * - `resync`: present (true) when the burst carried a periodic resync (a `resync` event), so its
+ *   unchanged updates are a resync the consumer asked for, not news.
  *
  * Readonly by type, not frozen at run time.
  *
@@ -22,4 +24,5 @@ export interface FifoBatch<T> {
   readonly pops: ReadonlyArray<FifoPop<T>>;
   readonly resourceVersion: string | undefined;
   readonly synced: boolean;
+  readonly resync?: true;
 }

@@ -75,8 +75,6 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   /** Resync bursts for the FIFO, asked for by the handlers' own timers (at most one per instant). */
   private readonly resyncs = new Subject<ReflectorBurst<T>>();
   private resyncPending = false;
-  /** True while the FIFO handles a resync burst: its batch is a periodic resync. */
-  private inResync = false;
   private readonly defaultResyncPeriod: number;
   private resyncCheckPeriod: number;
   private transform: ((obj: T) => T) | undefined;
@@ -369,12 +367,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     this.phase.pipeline.add(
       this.scheduler.schedule(() => {
         this.resyncPending = false;
-        this.inResync = true;
-        try {
-          this.resyncs.next(RESYNC_BURST);
-        } finally {
-          this.inResync = false;
-        }
+        this.resyncs.next(RESYNC_BURST);
       }),
     );
   };
@@ -390,7 +383,8 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     // than a per-event side channel.
     if (batch.resourceVersion !== undefined) this.rv = batch.resourceVersion;
     for (const e of done.errors) this.emitError(e);
-    this.batches.next(this.inResync ? { ...done, resync: true } : done);
+    // A resync burst's batch says so itself: only the handlers that asked take its updates.
+    this.batches.next(batch.resync ? { ...done, resync: true } : done);
     if (batch.synced) this.markSynced();
   }
 

@@ -1,7 +1,8 @@
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { deepFreeze } from './deepFreeze.js';
-import type { IndexFunc } from './indexers.js';
+import { metaNamespaceIndexFunc, type IndexFunc } from './indexers.js';
+import type { KubeObject } from '../meta/kubeObject.js';
 import { PersistentMap } from './persistentMap.js';
 
 // Internal to lib/store: the state of a snapshot and the all-or-nothing edits of a draft of it (one
@@ -112,8 +113,9 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
   if (d.freeze) deepFreeze(obj);
   const funcs = d.indexFuncs;
   const n = funcs.length;
+  if (n === 1 && funcs[0] === (metaNamespaceIndexFunc as unknown)) return upsertNamespaced(d, obj, owner, key);
   if (n === 1) {
-    // The common case (the namespace index only): no arrays of value lists.
+    // One index: no arrays of value lists.
     const after = funcs[0](obj);
     const items = d.items.set(key, obj, owner);
     const old = PersistentMap.replacedValue<T>();
@@ -133,6 +135,28 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
     before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[i], owner);
   d.items = items;
   for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
+  return old;
+}
+
+/** The namespace the built-in namespace index files an object under (as `metaNamespaceIndexFunc`). */
+const namespaceOf = (obj: unknown): string => (obj as KubeObject).metadata?.namespace ?? '';
+
+/**
+ * {@link draftUpsert} when the only index is the built-in namespace index (an informer's default):
+ * the same result, without building value lists. A change that stays in its namespace, the common
+ * case, touches no index at all.
+ */
+function upsertNamespaced<T>(d: Draft<T>, obj: T, owner: number, key: string): T | undefined {
+  const ns = namespaceOf(obj); // first: like the index function, it throws before anything changes
+  const items = d.items.set(key, obj, owner);
+  const old = PersistentMap.replacedValue<T>();
+  if (old === obj) return old;
+  d.items = items;
+  if (old === undefined) d.indices[0] = indexAdd(d.indices[0], ns, key, owner);
+  else {
+    const was = namespaceOf(old);
+    if (was !== ns) d.indices[0] = indexMove(d.indices[0], key, [was], [ns], owner);
+  }
   return old;
 }
 

@@ -23,3 +23,30 @@ describe('StoreMutator.upsertByKey', () => {
     expect(s0.getByKey('a/x')?.metadata?.resourceVersion).toBe('1');
   });
 });
+
+describe('upsert with the namespace index alone (its own fast path)', () => {
+  const store = () => createStore<KubeObject>({ indexers: { [NamespaceIndex]: metaNamespaceIndexFunc } });
+
+  it('files new keys, keeps a key that stays in its namespace, and moves one that changes namespace', () => {
+    const s1 = store().withMutations((m) => {
+      m.upsert(pod('a', 'x', '1'));
+      m.upsert(pod('a', 'y', '1'));
+    });
+    expect(s1.indexKeys(NamespaceIndex, 'a').sort()).toEqual(['a/x', 'a/y']);
+    const s2 = s1.withMutations((m) => {
+      m.upsertByKey('a/x', pod('a', 'x', '2')); // same namespace
+      m.upsertByKey('a/y', { metadata: { namespace: 'b', name: 'y', resourceVersion: '2' } }); // moved (same key)
+    });
+    expect(s2.indexKeys(NamespaceIndex, 'a')).toEqual(['a/x']);
+    expect(s2.indexKeys(NamespaceIndex, 'b')).toEqual(['a/y']);
+    expect(s2.listIndexFuncValues(NamespaceIndex).sort()).toEqual(['a', 'b']);
+    expect(s1.indexKeys(NamespaceIndex, 'a').sort()).toEqual(['a/x', 'a/y']);
+  });
+
+  it('an object the index function cannot read changes nothing', () => {
+    const s1 = store().add(pod('a', 'x', '1'));
+    expect(() => s1.withMutations((m) => m.upsertByKey('a/z', null as unknown as KubeObject))).toThrow();
+    expect(s1.listKeys()).toEqual(['a/x']);
+    expect(s1.indexKeys(NamespaceIndex, 'a')).toEqual(['a/x']);
+  });
+});

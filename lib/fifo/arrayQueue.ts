@@ -1,7 +1,7 @@
 /**
  * A first-in first-out array with O(1) amortised `push` and `shift` (`Array.prototype.shift` is
  * O(n)): a head index, and the consumed prefix dropped once it is at least half of the array.
- * Internal to the FIFO.
+ * Internal to the FIFO and to the handlers' buffers.
  *
  * @internal
  * @example
@@ -40,15 +40,25 @@ export class ArrayQueue<E> {
     return e;
   }
 
-  /** Visits the queued elements, oldest first. */
+  /** The oldest element, left in place; `undefined` when empty. */
+  peek(): E | undefined {
+    return this.items[this.head];
+  }
+
   /** Takes every element, oldest first, leaving the queue empty. */
   drain(): E[] {
     const out = (this.head === 0 ? this.items : this.items.slice(this.head)) as E[];
-    this.items = [];
-    this.head = 0;
+    this.clear();
     return out;
   }
 
+  /** Drops every element. */
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+
+  /** Visits the queued elements, oldest first. */
   forEach(fn: (e: E) => void): void {
     for (let i = this.head; i < this.items.length; i++) fn(this.items[i] as E);
   }

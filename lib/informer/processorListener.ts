@@ -319,7 +319,6 @@ export class ProcessorListener<T> implements HandlerRegistration {
     } finally {
       this.pumping = false;
     }
-    this.q.compact();
   }
 
   /** Delivers a queued (counted) notification. */

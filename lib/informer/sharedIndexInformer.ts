@@ -83,7 +83,6 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   private ranOnce = false;
   private synced = false;
   private subscribers = 0;
-  private rv = '';
 
   constructor(
     private readonly listWatch: ListWatch<T>,
@@ -167,7 +166,8 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     return this.synced;
   }
   lastSyncResourceVersion(): string {
-    return this.rv;
+    // The store follows every batch's RV (list, event, bookmark): client-go's LastStoreSyncResourceVersion.
+    return this.writer.current.resourceVersion ?? '';
   }
   queuedItems(): number {
     let n = 0;
@@ -379,9 +379,6 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
    */
   private handleBatch(batch: FifoBatch<T>): void {
     const done = processDeltas(this.writer, batch, this.name, this.transform === undefined);
-    // The reflector's last-sync RV as of this batch (bookmarks included), read off the batch rather
-    // than a per-event side channel.
-    if (batch.resourceVersion !== undefined) this.rv = batch.resourceVersion;
     for (const e of done.errors) this.emitError(e);
     // A resync burst's batch says so itself: only the handlers that asked take its updates.
     this.batches.next(batch.resync ? { ...done, resync: true } : done);

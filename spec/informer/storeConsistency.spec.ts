@@ -27,6 +27,23 @@ describe('informer: the store follows the resource version (S7)', () => {
     });
   });
 
+  it("lastSyncResourceVersion() is '' before the first list, then follows the list, event and bookmark RVs", () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '1')], '1') })],
+        watches: [
+          cold('-m-d-b', { m: modified(pod('a', '2')), d: deleted(pod('b', '3')), b: bookmark('5') }),
+        ],
+      });
+      const inf = informer(lw, fast);
+      inf.start();
+      stopAt(inf, 9);
+      const seen: string[] = [];
+      for (const t of [0, 1, 3, 5, 7]) at(t, () => seen.push(inf.lastSyncResourceVersion()));
+      at(8, () => expect(seen).toEqual(['', '1', '2', '3', '5']));
+    });
+  });
+
   it('an event whose object has no resource version leaves the store at its last valid one', () => {
     testScheduler().run(({ cold }) => {
       const noRv = { ...pod('a', ''), metadata: { name: 'a', namespace: 'ns' } } as unknown as Pod;

@@ -22,7 +22,7 @@ import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
  */
 export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> {
   readonly mode = 'coalescing' as const;
-  private readonly items = new Map<string, Delta<T>[]>();
+  private items = new Map<string, Delta<T>[]>();
   private readonly queue = new ArrayQueue<string>();
   constructor(options: FifoQueueOptions<T> = {}) {
     super(options, false);
@@ -136,8 +136,10 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
       const isInInitialList = this.countPop();
       pops[i] = { type: 'pop', key, deltas: this.items.get(key)!, isInInitialList };
     }
-    // One clear for the batch instead of a delete per key.
-    this.items.clear();
+    // A new Map rather than `clear()`: V8 links a cleared (or rehashed) Map's old table to its new
+    // one, so once an old table is in the old generation every later table, with the keys, deltas
+    // and objects in it, survives minor GCs until the next major one (see docs/PERFORMANCE.md).
+    this.items = new Map();
     return pops;
   }
 

@@ -37,7 +37,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
   readonly mode = 'ordered' as const;
   private readonly entries = new ArrayQueue<Entry<T>>();
   /** Per queued key: how many entries and the newest, so replace/resync need no scan. */
-  private readonly keys = new Map<string, KeyState<T>>();
+  private keys = new Map<string, KeyState<T>>();
   constructor(options: FifoQueueOptions<T> = {}) {
     super(options, true);
   }
@@ -147,7 +147,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
       const isInInitialList = this.countPop();
       pops[i] = { type: 'pop', key: entry.key, deltas: [entry.delta], isInInitialList };
     }
-    this.keys.clear();
+    this.keys = new Map(); // not clear(): see DeltaFifoQueue.popBatch
     return pops;
   }
 

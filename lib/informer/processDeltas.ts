@@ -59,7 +59,7 @@ export function processDeltas<T extends KubeObject>(
   const keys: string[] = [];
   const resyncs: boolean[] = [];
   const errors: IndexFunctionError[] = [];
-  writer.batch((m) => {
+  writer.batchInPlace((m) => {
     for (const pop of batch.pops) {
       for (const d of pop.deltas) {
         try {
@@ -83,7 +83,7 @@ export function processDeltas<T extends KubeObject>(
           errors.push(
             indexFunctionError(
               resource,
-              writer.current.getIndexers(),
+              writer.peek().getIndexers(),
               pop.key,
               [d.object, m.getByKey(pop.key)],
               e,

@@ -139,35 +139,35 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     return this.writer.current;
   }
   getByKey(key: string): T | undefined {
-    return this.writer.current.getByKey(key);
+    return this.writer.peek().getByKey(key);
   }
   get(obj: T): T | undefined {
-    return this.writer.current.get(obj);
+    return this.writer.peek().get(obj);
   }
   list(): ReadonlyArray<T> {
-    return this.writer.current.list();
+    return this.writer.peek().list();
   }
   listKeys(): ReadonlyArray<string> {
-    return this.writer.current.listKeys();
+    return this.writer.peek().listKeys();
   }
   byIndex(indexName: string, value: string): T[] {
-    return this.writer.current.byIndex(indexName, value);
+    return this.writer.peek().byIndex(indexName, value);
   }
   indexKeys(indexName: string, value: string): string[] {
-    return this.writer.current.indexKeys(indexName, value);
+    return this.writer.peek().indexKeys(indexName, value);
   }
   listIndexFuncValues(indexName: string): string[] {
-    return this.writer.current.listIndexFuncValues(indexName);
+    return this.writer.peek().listIndexFuncValues(indexName);
   }
   index(indexName: string, obj: T): T[] {
-    return this.writer.current.index(indexName, obj);
+    return this.writer.peek().index(indexName, obj);
   }
   hasSynced(): boolean {
     return this.synced;
   }
   lastSyncResourceVersion(): string {
     // The store follows every batch's RV (list, event, bookmark): client-go's LastStoreSyncResourceVersion.
-    return this.writer.current.resourceVersion ?? '';
+    return this.writer.peek().resourceVersion ?? '';
   }
   queuedItems(): number {
     let n = 0;
@@ -236,7 +236,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     if (this.phase.kind === 'running')
       this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod, this.requestResync));
     // A running informer, or an idle one that ran before: replay what the store holds first (I5).
-    if (running || this.writer.current.size > 0) {
+    if (running || this.writer.peek().size > 0) {
       listener.startInitialReplay(this.writer.current);
       if (this.synced) listener.upstreamSynced();
     }
@@ -337,8 +337,8 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
             mode: this.options.fifoMode,
             keyFunc: this.options.keyFunc,
             knownObjects: {
-              getByKey: (key) => store.current.getByKey(key),
-              listKeys: () => store.current.listKeys(),
+              getByKey: (key) => store.peek().getByKey(key),
+              listKeys: () => store.peek().listKeys(),
             },
             emitDeltaTypeReplaced: true,
             transform: this.transform,

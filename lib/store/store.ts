@@ -52,7 +52,7 @@ export interface StoreOptions<T> {
 
 /** The snapshot a finished draft makes: `store` itself when nothing changed. */
 function finish<T>(store: Store<T>, base: StoreState<T>, draft: Draft<T>): Store<T> {
-  if (draft.items === base.items && draft.resourceVersion === base.resourceVersion) {
+  if (!draft.changed && draft.items === base.items && draft.resourceVersion === base.resourceVersion) {
     let same = true;
     for (let i = 0; i < draft.indices.length; i++) same &&= draft.indices[i] === base.indices[i];
     if (same) return store;
@@ -269,25 +269,42 @@ export class Store<T> {
 }
 
 /**
- * @internal Runs a batch on `store`, returning the new snapshot and `fn`'s result. Used by
- * {@link Store.withMutations} and the writer's `batch`.
+ * @internal A batch on `store` whose new nodes belong to `owner`: its mutator, and `close`, which
+ * ends the batch and gives the resulting snapshot. With a fresh owner (`newOwner()`) `store` is left
+ * as it was; with the owner of an earlier batch whose snapshot nobody else has seen (the writer's
+ * `batchInPlace`), that batch's nodes are edited in place.
+ */
+export function openBatch<T>(store: Store<T>, owner: number): { mutator: StoreMutator<T>; close(): Store<T> } {
+  const base = store.stateOf();
+  const draft = draftOf(base);
+  const mutator = new StoreMutator<T>(draft, owner);
+  return {
+    mutator,
+    close: () => {
+      mutator.close();
+      return finish(store, base, draft);
+    },
+  };
+}
+
+/**
+ * @internal Runs a batch on `store`, returning the new snapshot and `fn`'s result; if `fn` throws,
+ * `store` is unchanged. Used by {@link Store.withMutations} and the writer's `batch`.
  */
 export function mutate<T, R>(
   store: Store<T>,
   fn: (mutator: StoreMutator<T>) => R,
 ): { store: Store<T>; result: R } {
-  const base = store.stateOf();
-  const draft = draftOf(base);
-  const mutator = new StoreMutator<T>(draft);
+  const batch = openBatch(store, newOwner());
   let result: R;
   try {
-    result = fn(mutator);
-  } finally {
-    mutator.close();
+    result = fn(batch.mutator);
+  } catch (e) {
+    batch.mutator.close();
+    throw e;
   }
-  return { store: finish(store, base, draft), result };
+  return { store: batch.close(), result };
 }
-
 
 /**
  * An empty {@link Store} with the given key function and indexes (the `namespace` index by default).

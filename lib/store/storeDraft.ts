@@ -89,6 +89,12 @@ export interface Draft<T> {
   readonly indices: Index[];
   resourceVersion: string | undefined;
   readonly freeze: boolean;
+  /**
+   * Whether a write changed an object. A batch that reuses the owner of an unpublished snapshot
+   * (the informer's) edits that snapshot's nodes in place, so "same map object" no longer means
+   * "same content": this flag does.
+   */
+  changed: boolean;
 }
 
 export function draftOf<T>(state: StoreState<T>): Draft<T> {
@@ -100,6 +106,7 @@ export function draftOf<T>(state: StoreState<T>): Draft<T> {
     indices: state.indices.slice(),
     resourceVersion: state.resourceVersion,
     freeze: state.freeze,
+    changed: false,
   };
 }
 
@@ -122,6 +129,7 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
     if (old === obj) return old;
     const before = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[0], owner);
     d.items = items;
+    d.changed = true;
     d.indices[0] = indexMove(d.indices[0], key, before, after, owner);
     return old;
   }
@@ -134,6 +142,7 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
   for (let i = 0; i < n; i++)
     before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[i], owner);
   d.items = items;
+  d.changed = true;
   for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
   return old;
 }
@@ -152,6 +161,7 @@ function upsertNamespaced<T>(d: Draft<T>, obj: T, owner: number, key: string): T
   const old = PersistentMap.replacedValue<T>();
   if (old === obj) return old;
   d.items = items;
+  d.changed = true;
   if (old === undefined) d.indices[0] = indexAdd(d.indices[0], ns, key, owner);
   else {
     const was = namespaceOf(old);
@@ -189,6 +199,7 @@ export function draftDeleteKey<T>(d: Draft<T>, key: string, owner: number): T | 
   const before = new Array<ReadonlyArray<string>>(funcs.length);
   for (let i = 0; i < funcs.length; i++) before[i] = funcs[i](old);
   d.items = d.items.delete(key, owner);
+  d.changed = true;
   for (let i = 0; i < funcs.length; i++)
     d.indices[i] = indexMove(d.indices[i], key, before[i], NO_VALUES, owner);
   return old;
@@ -205,6 +216,7 @@ export function draftReplace<T>(
   for (const obj of items) next = next.set(d.keyFunc(obj), d.freeze ? deepFreeze(obj) : obj, owner);
   const built = d.indexFuncs.map((fn) => buildIndex(next, fn, owner));
   d.items = next;
+  d.changed = true;
   for (let i = 0; i < built.length; i++) d.indices[i] = built[i];
   if (resourceVersion !== undefined) d.resourceVersion = resourceVersion;
 }

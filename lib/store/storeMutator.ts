@@ -22,11 +22,13 @@ import { draftDeleteKey, draftReplace, draftUpsert, keyOf, type Draft } from './
  * ```
  */
 export class StoreMutator<T> {
-  private readonly owner = newOwner();
   private open = true;
 
   /** @internal Use {@link Store.withMutations} or {@link StoreWriter.batch}. */
-  constructor(private readonly draft: Draft<T>) {}
+  constructor(
+    private readonly draft: Draft<T>,
+    private readonly owner: number = newOwner(),
+  ) {}
 
   /** The store's key function. */
   get keyFunc(): KeyFunc<T> {

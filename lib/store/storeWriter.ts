@@ -1,10 +1,11 @@
-import { BehaviorSubject, type Observable } from 'rxjs';
+import { BehaviorSubject, defer, type Observable } from 'rxjs';
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';
 import type { StoreMutator, StoreOptions } from './store.js';
-import { createStore, mutate, Store } from './store.js';
+import { newOwner } from './persistentMap.js';
+import { createStore, mutate, openBatch, Store } from './store.js';
 import type { StoreChange } from './storeChange.js';
 
 /**
@@ -39,17 +40,35 @@ export class StoreWriter<T> {
   private readonly subject: BehaviorSubject<Store<T>>;
   private inBatch = false;
   private completed = false;
+  /**
+   * The owner of the current snapshot's newest nodes while that snapshot has been handed to no one
+   * (no `current` read, no `store$` subscriber): the next {@link batchInPlace} may then edit them in
+   * place, as nobody can tell. Anything that hands the snapshot out clears it.
+   */
+  private unseenOwner: number | undefined;
 
   /** Every snapshot, starting with the current one for each new subscriber. */
   readonly store$: Observable<Store<T>>;
 
   constructor(initial: Store<T>) {
     this.subject = new BehaviorSubject(initial);
-    this.store$ = this.subject.asObservable();
+    this.store$ = defer(() => {
+      this.unseenOwner = undefined; // the subscriber is handed the current snapshot
+      return this.subject;
+    });
   }
 
   /** The current snapshot (synchronous). */
   get current(): Store<T> {
+    this.unseenOwner = undefined;
+    return this.subject.getValue();
+  }
+
+  /**
+   * @internal The current snapshot for a read that keeps no reference to it (a `getByKey`, a
+   * `list()`): unlike {@link current}, it lets the next {@link batchInPlace} edit it in place.
+   */
+  peek(): Store<T> {
     return this.subject.getValue();
   }
 
@@ -111,13 +130,37 @@ export class StoreWriter<T> {
     this.checkWritable();
     this.inBatch = true;
     let out: { store: Store<T>; result: R };
+    this.unseenOwner = undefined; // its snapshot shares those nodes, and will be emitted
     try {
-      out = mutate(this.current, fn);
+      out = mutate(this.subject.getValue(), fn);
     } finally {
       this.inBatch = false;
     }
     this.emit(out.store);
     return out.result;
+  }
+
+  /**
+   * @internal The informer's batch: {@link batch}, except that when the current snapshot was never
+   * handed out since the last `batchInPlace` made it, this one edits that batch's nodes in place
+   * instead of copying them (a snapshot nobody has cannot be seen to change). If `fn` throws, the
+   * writes it made before are kept and published (each write is all-or-nothing), then the error
+   * goes on: the edited snapshot cannot be given back. Index functions must not read the store.
+   */
+  batchInPlace<R>(fn: (mutator: StoreMutator<T>) => R): R {
+    this.checkWritable();
+    const owner = this.unseenOwner ?? newOwner();
+    this.unseenOwner = undefined;
+    const batch = openBatch(this.subject.getValue(), owner);
+    this.inBatch = true;
+    try {
+      return fn(batch.mutator);
+    } finally {
+      this.inBatch = false;
+      this.emit(batch.close());
+      // Emitted to a subscriber, it is out of our hands; otherwise the next batch may edit it.
+      if (!this.subject.observed) this.unseenOwner = owner;
+    }
   }
 
   /** Completes `store$` (the informer stopped). Later writes throw {@link StoreWriteError}. */
@@ -129,7 +172,7 @@ export class StoreWriter<T> {
 
   private publish(transition: (store: Store<T>) => Store<T>): Store<T> {
     this.checkWritable();
-    const next = transition(this.current);
+    const next = transition(this.current); // returned to the caller: handed out
     this.emit(next);
     return next;
   }

@@ -115,3 +115,37 @@ describe('informer: a throwing index function (S8)', () => {
     });
   });
 });
+
+describe('informer: snapshots handed out never change (S1), while its own reads follow each event', () => {
+  it('getStore() kept across events keeps its objects; list() and getByKey() see every update', () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1'), pod('b', '1')], '1') })],
+        watches: [
+          cold('-x-y-z-w', {
+            x: modified(pod('a', '2')),
+            y: modified(pod('a', '3')),
+            z: modified(pod('b', '4')),
+            w: deleted(pod('a', '5')),
+          }),
+        ],
+      });
+      const inf = informer(lw, fast);
+      inf.start();
+      stopAt(inf, 12);
+      const rvs = (pods: ReadonlyArray<Pod>) => pods.map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`).sort();
+      // Informer reads between events (they hand out no snapshot): each sees the latest object.
+      const lists: string[][] = [];
+      for (const t of [2, 4, 6, 8, 10]) at(t, () => lists.push(rvs(inf.list())));
+      let kept: ReturnType<typeof inf.getStore> | undefined;
+      at(4, () => (kept = inf.getStore()));
+      at(11, () => {
+        expect(lists).toEqual([['a@1', 'b@1'], ['a@2', 'b@1'], ['a@3', 'b@1'], ['a@3', 'b@4'], ['b@4']]);
+        expect(rvs(kept!.list())).toEqual(['a@2', 'b@1']);
+        expect(kept!.getByKey('ns/a')?.metadata.resourceVersion).toBe('2');
+        expect(kept!.size).toBe(2);
+        expect(inf.getByKey('ns/a')).toBeUndefined();
+      });
+    });
+  });
+});

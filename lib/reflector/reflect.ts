@@ -70,7 +70,9 @@ export function reflect<T extends KubeObject>(
       subscriber.closed // unsubscribed from inside an output: start nothing more
         ? EMPTY
         : reflectorEffect(listWatch, entered.state, ctx.config.typeName, scheduler).pipe(
-            scan((last, input) => safeStep(last.state, input, ctx), entered),
+            // Seeded with the state alone: scan keeps its seed for as long as the phase lasts, and
+            // the entering result's outputs can be a whole list (kept for the watch's life).
+            scan((last: StepResult<T>, input) => safeStep(last.state, input, ctx), stateOnly(entered)),
             tap(deliver),
             first((result) => result.entered),
           );
@@ -96,4 +98,9 @@ function safeStep<T extends KubeObject>(state: ReflectorState<T>, input: Reflect
           : { type: 'timerFired' };
     return reflectorStep(state, failure, ctx);
   }
+}
+
+/** A step result holding only `result`'s state: a seed that keeps none of its outputs alive. */
+function stateOnly<T>(result: StepResult<T>): StepResult<T> {
+  return { state: result.state, outputs: [], entered: false };
 }

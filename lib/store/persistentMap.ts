@@ -219,10 +219,13 @@ export class PersistentMap<V> {
 
   /**
    * The value that the last {@link set} (on any map) found for its key, `undefined` if the key was
-   * new: an upsert in one walk down the trie instead of a `get` and then a `set`.
+   * new: an upsert in one walk down the trie instead of a `get` and then a `set`. Reading it clears
+   * it.
    */
   static replacedValue<V>(): V | undefined {
-    return previous as V | undefined;
+    const value = previous as V | undefined;
+    previous = undefined; // read once: the module must not keep the last replaced object alive
+    return value;
   }
 
   /** A map without `key`. Returns this map when `key` is absent. `owner` as for {@link set}. */

@@ -6,6 +6,7 @@ import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 import { applyEvent } from './fifoSupport.js';
 import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
+import { newDelta, newPop, oneDelta } from './fifoRecords.js';
 
 /**
  * The coalescing queue (client-go's `DeltaFIFO`): one entry per key, holding every delta that
@@ -125,7 +126,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     this.items.delete(key);
     // The array leaves the queue with the pop: nothing here mutates it again. Readonly by type, not
     // frozen at run time (freezing every record costs more than the rest of the pop).
-    return { type: 'pop' as const, key, deltas, isInInitialList };
+    return newPop(key, deltas, isInInitialList);
   }
 
   popBatch(): FifoPop<T>[] {
@@ -134,7 +135,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const isInInitialList = this.countPop();
-      pops[i] = { type: 'pop', key, deltas: this.items.get(key)!, isInInitialList };
+      pops[i] = newPop(key, this.items.get(key)!, isInInitialList);
     }
     // A new Map rather than `clear()`: V8 links a cleared (or rehashed) Map's old table to its new
     // one, so once an old table is in the old generation every later table, with the keys, deltas
@@ -161,10 +162,10 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
   ): void {
     const object = this.transformed(obj, internalType === DeltaType.Sync);
     if (object === TRANSFORM_FAILED) return;
-    const delta: Delta<T> = { type, object };
+    const delta = newDelta<T>(type, object);
     const deltas = this.items.get(key);
     if (deltas === undefined) {
-      this.items.set(key, [delta]);
+      this.items.set(key, oneDelta(delta));
       this.queue.push(key);
       return;
     }

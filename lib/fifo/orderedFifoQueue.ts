@@ -6,17 +6,23 @@ import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 import { applyEvent } from './fifoSupport.js';
 import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
+import { newDelta, newPop, oneDelta } from './fifoRecords.js';
 
-interface Entry<T> {
-  readonly key: string;
-  readonly delta: Delta<T>;
+// Classes, not literals: made per event (see fifoRecords.ts).
+class Entry<T> {
+  constructor(
+    readonly key: string,
+    readonly delta: Delta<T>,
+  ) {}
 }
 
-interface KeyState<T> {
-  /** How many entries of the key are queued. */
-  count: number;
-  /** The newest of them. */
-  last: Delta<T>;
+class KeyState<T> {
+  constructor(
+    /** How many entries of the key are queued. */
+    public count: number,
+    /** The newest of them. */
+    public last: Delta<T>,
+  ) {}
 }
 
 /**
@@ -136,7 +142,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     const isInInitialList = this.countPop();
     const state = this.keys.get(entry.key) as KeyState<T>;
     if (--state.count === 0) this.keys.delete(entry.key);
-    return { type: 'pop' as const, key: entry.key, deltas: [entry.delta], isInInitialList };
+    return newPop(entry.key, oneDelta(entry.delta), isInInitialList);
   }
 
   popBatch(): FifoPop<T>[] {
@@ -145,7 +151,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       const isInInitialList = this.countPop();
-      pops[i] = { type: 'pop', key: entry.key, deltas: [entry.delta], isInInitialList };
+      pops[i] = newPop(entry.key, oneDelta(entry.delta), isInInitialList);
     }
     this.keys = new Map(); // not clear(): see DeltaFifoQueue.popBatch
     return pops;
@@ -171,10 +177,10 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
   ): void {
     const object = this.transformed(obj, skipTransform);
     if (object === TRANSFORM_FAILED) return;
-    const delta: Delta<T> = { type, object };
-    this.entries.push({ key, delta });
+    const delta = newDelta<T>(type, object);
+    this.entries.push(new Entry(key, delta));
     const state = this.keys.get(key);
-    if (state === undefined) this.keys.set(key, { count: 1, last: delta });
+    if (state === undefined) this.keys.set(key, new KeyState(1, delta));
     else {
       state.count++;
       state.last = delta;

@@ -25,6 +25,29 @@ export type Notification<T> =
   | { readonly type: 'update'; readonly oldObject: T; readonly newObject: T }
   | { readonly type: 'delete'; readonly object: T | DeletedFinalStateUnknown<T> };
 
+// Notifications are made per event by classes rather than object literals, so that V8 cannot
+// pretenure them after a list kept thousands alive (see lib/fifo/fifoRecords.ts).
+class AddNotification<T> {
+  readonly type = 'add' as const;
+  constructor(
+    readonly object: T,
+    readonly isInInitialList: boolean,
+  ) {}
+}
+
+class UpdateNotification<T> {
+  readonly type = 'update' as const;
+  constructor(
+    readonly oldObject: T,
+    readonly newObject: T,
+  ) {}
+}
+
+class DeleteNotification<T> {
+  readonly type = 'delete' as const;
+  constructor(readonly object: T | DeletedFinalStateUnknown<T>) {}
+}
+
 /**
  * Builds an `add` notification.
  *
@@ -34,7 +57,7 @@ export type Notification<T> =
  * ```
  */
 export function addNotification<T>(object: T, isInInitialList: boolean): Notification<T> {
-  return { type: 'add' as const, object, isInInitialList };
+  return new AddNotification(object, isInInitialList);
 }
 
 /**
@@ -46,11 +69,11 @@ export function addNotification<T>(object: T, isInInitialList: boolean): Notific
  * ```
  */
 export function updateNotification<T>(oldObject: T, newObject: T): Notification<T> {
-  return { type: 'update' as const, oldObject, newObject };
+  return new UpdateNotification(oldObject, newObject);
 }
 
 /**
- * Builds an `delete` notification.
+ * Builds a `delete` notification.
  *
  * @example
  * ```ts
@@ -58,5 +81,5 @@ export function updateNotification<T>(oldObject: T, newObject: T): Notification<
  * ```
  */
 export function deleteNotification<T>(object: T | DeletedFinalStateUnknown<T>): Notification<T> {
-  return { type: 'delete' as const, object };
+  return new DeleteNotification(object);
 }

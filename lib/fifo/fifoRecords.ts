@@ -1,0 +1,45 @@
+/**
+ * The FIFO's per-event records (a delta, a pop, a list of one delta), made by constructors and
+ * `Array.of` rather than as object or array literals. V8 keeps an allocation site per literal, and
+ * once a list has kept thousands of one site's objects alive across minor GCs it may pretenure the
+ * site: every later record from it is then born in the old generation, and the young objects it
+ * points at (each watch event's object) survive minor GCs until the next major one. Constructors
+ * and `Array.of` have no such site. See docs/PERFORMANCE.md, "Pretenuring".
+ *
+ * @internal Not part of rxkube's public API.
+ * @module
+ */
+import type { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { Delta, Deltas, DeltaType } from './delta.js';
+import type { FifoPop } from './fifoOutput.js';
+
+class DeltaRecord<T> implements Delta<T> {
+  constructor(
+    readonly type: DeltaType,
+    readonly object: T | DeletedFinalStateUnknown<T>,
+  ) {}
+}
+
+class PopRecord<T> implements FifoPop<T> {
+  readonly type = 'pop' as const;
+  constructor(
+    readonly key: string,
+    readonly deltas: Deltas<T>,
+    readonly isInInitialList: boolean,
+  ) {}
+}
+
+/** A delta of `type` for `object`. */
+export function newDelta<T>(type: DeltaType, object: T | DeletedFinalStateUnknown<T>): Delta<T> {
+  return new DeltaRecord(type, object);
+}
+
+/** A list holding `delta` alone (mutable: the queue may append to it until the key is popped). */
+export function oneDelta<T>(delta: Delta<T>): Delta<T>[] {
+  return Array.of(delta);
+}
+
+/** The pop of `key`. */
+export function newPop<T>(key: string, deltas: Deltas<T>, isInInitialList: boolean): FifoPop<T> {
+  return new PopRecord(key, deltas, isInInitialList);
+}

@@ -49,7 +49,9 @@ class InformerWithLister<T extends KubeObject> implements SharedInformer<T> {
   readonly synced$: Observable<boolean>;
 
   constructor(readonly informer: Informer<T>) {
-    this.cachedLister = lister(() => informer.getStore());
+    // The informer's own reads (list, getByKey, byIndex) hand out no snapshot, so a lister read per
+    // reconcile does not make the informer's next batch copy what it changes (docs/store.md).
+    this.cachedLister = lister(informer);
     this.store$ = informer.store$;
     this.events$ = informer.events$;
     this.errors$ = informer.errors$;

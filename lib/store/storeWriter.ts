@@ -157,9 +157,11 @@ export class StoreWriter<T> {
       return fn(batch.mutator);
     } finally {
       this.inBatch = false;
+      // Emitted to a subscriber it is out of our hands, even one that unsubscribes on receiving it
+      // (take(1)): ask before emitting. Otherwise the next batch may edit it.
+      const handedOut = this.subject.observed;
       this.emit(batch.close());
-      // Emitted to a subscriber, it is out of our hands; otherwise the next batch may edit it.
-      if (!this.subject.observed) this.unseenOwner = owner;
+      if (!handedOut && !this.subject.observed) this.unseenOwner = owner;
     }
   }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { skip, take } from 'rxjs';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
@@ -118,6 +119,21 @@ describe('storeWriter.batchInPlace', () => {
     expect(contents(writer.current)).not.toEqual(before);
   });
 
+  it('a snapshot taken by a subscriber that unsubscribes on receiving it (take) never changes', () => {
+    const writer = storeWriter<Pod>({ indexers: { byNode } });
+    writer.batchInPlace((m) => {
+      for (let i = 0; i < 50; i++) m.upsert(pod('a', `p${i}`, 'n1', '1'));
+    });
+    let taken: Store<Pod> | undefined;
+    writer.store$.pipe(skip(1), take(1)).subscribe((s) => (taken = s));
+    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '2')));
+    const before = contents(taken!);
+    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(pod('a', 'p2', 'n1', '4')));
+    expect(contents(taken!)).toEqual(before);
+    expect(taken!.getByKey('a/p1')?.metadata?.resourceVersion).toBe('2');
+  });
+
   it('peek() hands out the unseen snapshot, which the next batch may edit in place', () => {
     // The point of batchInPlace: a snapshot nobody was handed is not copied again. peek() is the
     // internal read that takes no reference; its object is not to be kept.
@@ -186,6 +202,9 @@ describe('storeWriter.batchInPlace', () => {
         } else if (r < 0.35 && sub !== undefined) {
           sub.unsubscribe();
           sub = undefined;
+        } else if (r < 0.45) {
+          // Takes the next snapshot and leaves while receiving it.
+          writer.store$.pipe(skip(1), take(1)).subscribe((store) => kept.push({ store, was: contents(store) }));
         }
       }
       sub?.unsubscribe();

@@ -7,27 +7,22 @@
 //
 // usage (from the repo root, after `npm run build`):
 //   node bench/gc.mjs [CLIENT=rxkube] [N=10000] [M=200000] [real|small=small] [--runs 3] [--flags "--no-allocation-site-pretenuring"]
-// CLIENT: rxkube | rxkube-fetch | client-node | http-floor | a path. Only the client process is
+// CLIENT: a name of bench/benchPaths.mjs (rxkube, rxkube-fetch, client-node, http-floor, ...) or a path. Only the client process is
 // traced (the server runs without the flags). The figures cover the whole run, list included.
 import { spawnSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { benchArgs } from './args.mjs';
+import { clientArg, repo, shared } from './benchPaths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
-const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
 
 const args = benchArgs(process.argv.slice(2));
 const RUNS = Number(args.option('runs', '3'));
 const extra = args.option('flags', '').split(' ').filter(Boolean);
 const [client = 'rxkube', N = '10000', M = '200000', size = 'small'] = args.rest;
-const named = { rxkube: 'clients/rxkube.mjs', 'rxkube-fetch': 'clients/rxkube-fetch.mjs' };
-const builtin = ['client-node', 'http-floor', 'parse-only'];
-const modPath = named[client] ? resolve(here, named[client]) : builtin.includes(client) ? client : resolve(client);
+const modPath = clientArg(client);
 
 /** Sums the scavenge and mark-compact lines of one run's --trace-gc-nvp output. */
-export function summariseNvp(text) {
+function summariseNvp(text) {
   const out = { scavenges: 0, scavengeMs: 0, promotedMB: 0, survivedMB: 0, majors: 0, majorMs: 0, eventsPerSec: undefined };
   const field = (line, name) => Number(new RegExp(`(?:^|\\s)${name}=([\\d.]+)`).exec(line)?.[1] ?? 0);
   for (const line of text.split('\n')) {
@@ -46,21 +41,19 @@ export function summariseNvp(text) {
   return out;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(`${client} ${size} N=${N} M=${M}${extra.length ? ` ${extra.join(' ')}` : ''}`);
-  console.log('run | events/s | scavenges | scavenge pauses ms | promoted MB | survived MB | major GCs (ms)');
-  for (let r = 1; r <= RUNS; r++) {
-    const run = spawnSync(process.execPath, ['--expose-gc', '--trace-gc-nvp', ...extra, join(shared, 'run.mjs'), modPath, N, M, size], {
-      cwd: repo,
-      encoding: 'utf8',
-      maxBuffer: 256 * 2 ** 20,
-      timeout: 600_000,
-    });
-    if (run.status !== 0) {
-      console.error(run.stderr);
-      process.exit(1);
-    }
-    const s = summariseNvp(run.stdout);
-    console.log(`${r} | ${s.eventsPerSec} | ${s.scavenges} | ${s.scavengeMs.toFixed(0)} | ${s.promotedMB.toFixed(0)} | ${s.survivedMB.toFixed(0)} | ${s.majors} (${s.majorMs.toFixed(0)})`);
+console.log(`${client} ${size} N=${N} M=${M}${extra.length ? ` ${extra.join(' ')}` : ''}`);
+console.log('run | events/s | scavenges | scavenge pauses ms | promoted MB | survived MB | major GCs (ms)');
+for (let r = 1; r <= RUNS; r++) {
+  const run = spawnSync(process.execPath, ['--expose-gc', '--trace-gc-nvp', ...extra, join(shared, 'run.mjs'), modPath, N, M, size], {
+    cwd: repo,
+    encoding: 'utf8',
+    maxBuffer: 256 * 2 ** 20,
+    timeout: 600_000,
+  });
+  if (run.status !== 0) {
+    console.error(run.stderr);
+    process.exit(1);
   }
+  const s = summariseNvp(run.stdout);
+  console.log(`${r} | ${s.eventsPerSec} | ${s.scavenges} | ${s.scavengeMs.toFixed(0)} | ${s.promotedMB.toFixed(0)} | ${s.survivedMB.toFixed(0)} | ${s.majors} (${s.majorMs.toFixed(0)})`);
 }

@@ -9,12 +9,11 @@
 // usage (from the repo root, after `npm run build`):
 //   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--freeze] [--floor]
 //   RXKUBE_MODULE=path/to/index.js measures another build.
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { shared } from './benchPaths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const shared = resolve(process.env.SHARED_BENCH ?? resolve(here, '../../shared/bench'));
 const { pod: bigPod, smallPod } = await import(pathToFileURL(resolve(shared, 'pods.mjs')).href);
 const rx = await import(
   process.env.RXKUBE_MODULE ? pathToFileURL(resolve(process.env.RXKUBE_MODULE)).href : new URL('../dist/esm/index.js', import.meta.url).href

@@ -11,13 +11,10 @@
 // time and the same grouped by file. RXKUBE_MODULE and SHARED_BENCH work as in bench/run.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import { benchArgs } from './args.mjs';
+import { clientArg, repo, shared } from './benchPaths.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
-const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
 
 const args = benchArgs(process.argv.slice(2));
 const TOP = Number(args.option('top', '15'));
@@ -25,11 +22,6 @@ const summaryOf = args.option('summary', '');
 const FOCUS = args.option('focus', '').split(',').filter(Boolean);
 const dir = resolve(args.option('dir', join(repo, '.cache/profiles')));
 
-const named = {
-  rxkube: resolve(here, 'clients/rxkube.mjs'),
-  'rxkube-10-handlers': resolve(here, 'clients/rxkube-10-handlers.mjs'),
-  'rxkube-strip-managed-fields': resolve(here, 'clients/rxkube-strip-managed-fields.mjs'),
-};
 
 /** Self time per call-frame, from a V8 .cpuprofile (samples x sampling interval). */
 export function summarise(profile, top = 15, focus = []) {
@@ -95,7 +87,7 @@ if (summaryOf) {
   const [client = 'rxkube', N = '10000', M = '50000', size = 'real'] = args.rest;
   mkdirSync(dir, { recursive: true });
   const before = new Set(readdirSync(dir));
-  const modPath = named[client] ?? (['client-node', 'http-floor', 'parse-only'].includes(client) ? client : resolve(client));
+  const modPath = clientArg(client);
   const tsx = /\.[mc]?ts$/.test(process.env.RXKUBE_MODULE ?? '') ? ['--import', 'tsx'] : [];
   const r = spawnSync(process.execPath, [...tsx, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--expose-gc', join(shared, 'run.mjs'), modPath, N, M, size], {
     cwd: repo,

@@ -14,10 +14,9 @@ import { dirname, resolve } from 'node:path';
 import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { CLIENTS, repo, shared } from './benchPaths.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repo = resolve(here, '..');
-const shared = resolve(process.env.SHARED_BENCH ?? resolve(repo, '../shared/bench'));
 
 const args = benchArgs(process.argv.slice(2));
 const RUNS = Math.max(1, Number(args.option('runs', '3')));
@@ -27,18 +26,6 @@ const clientsArg = args.option('clients', '');
 const ONLY_CLIENTS = clientsArg ? new Set(clientsArg.split(',')) : null;
 const SCENARIO_ARG = args.option('scenario', 'all');
 const FORCE_BUILD = args.switch('build');
-
-// Client name -> what ../shared/bench/run.mjs takes as CLIENT (a built-in name or a module path).
-const CLIENTS = {
-  rxkube: resolve(here, 'clients/rxkube.mjs'),
-  'rxkube-10-handlers': resolve(here, 'clients/rxkube-10-handlers.mjs'),
-  'rxkube-strip-managed-fields': resolve(here, 'clients/rxkube-strip-managed-fields.mjs'),
-  'rxkube-fetch': resolve(here, 'clients/rxkube-fetch.mjs'),
-  'rxkube-fetch-strip-managed-fields': resolve(here, 'clients/rxkube-fetch-strip-managed-fields.mjs'),
-  'rxkube-freeze': resolve(here, 'clients/rxkube-freeze.mjs'),
-  'client-node': 'client-node',
-  'http-floor': 'http-floor',
-};
 
 const realN10k = { N: 10_000, M: 50_000, size: 'real' };
 const smallN10k = { N: 10_000, M: 200_000, size: 'small' };

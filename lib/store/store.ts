@@ -12,6 +12,7 @@ import {
   draftOf,
   draftReplace,
   draftUpsert,
+  DraftTarget,
   EMPTY_INDEX,
   keyOf,
   type Draft,
@@ -277,7 +278,7 @@ export class Store<T> {
 export function openBatch<T>(store: Store<T>, owner: number): { mutator: StoreMutator<T>; close(): Store<T> } {
   const base = store.stateOf();
   const draft = draftOf(base);
-  const mutator = new StoreMutator<T>(draft, owner);
+  const mutator = new StoreMutator<T>(new DraftTarget(draft, owner));
   return {
     mutator,
     close: () => {

@@ -4,6 +4,7 @@ import { deepFreeze } from './deepFreeze.js';
 import { metaNamespaceIndexFunc, type IndexFunc } from './indexers.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { PersistentMap } from './persistentMap.js';
+import type { MutationTarget } from './storeMutator.js';
 
 // Internal to lib/store: the state of a snapshot and the all-or-nothing edits of a draft of it (one
 // batch or one change). Store, StoreMutator and createStore are built on these.
@@ -148,7 +149,7 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
 }
 
 /** The namespace the built-in namespace index files an object under (as `metaNamespaceIndexFunc`). */
-const namespaceOf = (obj: unknown): string => (obj as KubeObject).metadata?.namespace ?? '';
+export const namespaceOf = (obj: unknown): string => (obj as KubeObject).metadata?.namespace ?? '';
 
 /**
  * {@link draftUpsert} when the only index is the built-in namespace index (an informer's default):
@@ -219,4 +220,40 @@ export function draftReplace<T>(
   d.changed = true;
   for (let i = 0; i < built.length; i++) d.indices[i] = built[i];
   if (resourceVersion !== undefined) d.resourceVersion = resourceVersion;
+}
+
+/** The {@link MutationTarget} of a batch on a snapshot: edits of a draft, under the batch's owner. */
+export class DraftTarget<T> implements MutationTarget<T> {
+  constructor(
+    private readonly draft: Draft<T>,
+    private readonly owner: number,
+  ) {}
+
+  get keyFunc(): KeyFunc<T> {
+    return this.draft.keyFunc;
+  }
+
+  get size(): number {
+    return this.draft.items.size;
+  }
+
+  getByKey(key: string): T | undefined {
+    return this.draft.items.get(key);
+  }
+
+  upsert(key: string, obj: T): T | undefined {
+    return draftUpsert(this.draft, obj, this.owner, key);
+  }
+
+  deleteByKey(key: string): T | undefined {
+    return draftDeleteKey(this.draft, key, this.owner);
+  }
+
+  replace(items: ReadonlyArray<T>, resourceVersion: string | undefined): void {
+    draftReplace(this.draft, items, resourceVersion, this.owner);
+  }
+
+  setResourceVersion(resourceVersion: string): void {
+    this.draft.resourceVersion = resourceVersion;
+  }
 }

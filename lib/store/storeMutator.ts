@@ -1,9 +1,23 @@
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { StoreWriteError } from './indexErrors.js';
-import { newOwner } from './persistentMap.js';
 import type { StoreChange } from './storeChange.js';
-import { draftDeleteKey, draftReplace, draftUpsert, keyOf, type Draft } from './storeDraft.js';
+import { keyOf } from './storeDraft.js';
+
+/**
+ * @internal What a {@link StoreMutator} writes to: a draft of a snapshot (`DraftTarget`, a batch on
+ * a `Store`) or the informer's working set (`WorkingSet`). Each write is all-or-nothing.
+ */
+export interface MutationTarget<T> {
+  readonly keyFunc: KeyFunc<T>;
+  readonly size: number;
+  getByKey(key: string): T | undefined;
+  /** Stores `obj` under `key` (the key function's key for it); returns the object replaced. */
+  upsert(key: string, obj: T): T | undefined;
+  deleteByKey(key: string): T | undefined;
+  replace(items: ReadonlyArray<T>, resourceVersion: string | undefined): void;
+  setResourceVersion(resourceVersion: string): void;
+}
 
 /**
  * The write handle of one batch ({@link Store.withMutations}, {@link StoreWriter.batch}). Its reads
@@ -25,35 +39,32 @@ export class StoreMutator<T> {
   private open = true;
 
   /** @internal Use {@link Store.withMutations} or {@link StoreWriter.batch}. */
-  constructor(
-    private readonly draft: Draft<T>,
-    private readonly owner: number = newOwner(),
-  ) {}
+  constructor(private readonly target: MutationTarget<T>) {}
 
   /** The store's key function. */
   get keyFunc(): KeyFunc<T> {
-    return this.draft.keyFunc;
+    return this.target.keyFunc;
   }
 
   /** The number of objects, with this batch's changes. */
   get size(): number {
-    return this.draft.items.size;
+    return this.target.size;
   }
 
   /** The object under `obj`'s key, with this batch's changes. */
   get(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
-    return this.draft.items.get(keyOf(this.draft.keyFunc, obj));
+    return this.target.getByKey(keyOf(this.target.keyFunc, obj));
   }
 
   /** The object under `key`, with this batch's changes. */
   getByKey(key: string): T | undefined {
-    return this.draft.items.get(key);
+    return this.target.getByKey(key);
   }
 
   /** Inserts or replaces `obj` (deep-frozen first with `freeze`). Returns the object it replaced, if any. */
   upsert(obj: T): T | undefined {
     this.check();
-    return draftUpsert(this.draft, obj, this.owner);
+    return this.target.upsert(this.target.keyFunc(obj), obj);
   }
 
   /**
@@ -67,7 +78,7 @@ export class StoreMutator<T> {
    */
   upsertByKey(key: string, obj: T): T | undefined {
     this.check();
-    return draftUpsert(this.draft, obj, this.owner, key);
+    return this.target.upsert(key, obj);
   }
 
   /** Same as {@link upsert}. */
@@ -83,13 +94,13 @@ export class StoreMutator<T> {
   /** Removes `obj`'s key (a tombstone's `key`). Returns the object removed, if any. */
   delete(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
     this.check();
-    return draftDeleteKey(this.draft, keyOf(this.draft.keyFunc, obj), this.owner);
+    return this.target.deleteByKey(keyOf(this.target.keyFunc, obj));
   }
 
   /** Removes `key`. Returns the object removed, if any. */
   deleteByKey(key: string): T | undefined {
     this.check();
-    return draftDeleteKey(this.draft, key, this.owner);
+    return this.target.deleteByKey(key);
   }
 
   /**
@@ -98,13 +109,13 @@ export class StoreMutator<T> {
    */
   replace(items: ReadonlyArray<T>, resourceVersion?: string): void {
     this.check();
-    draftReplace(this.draft, items, resourceVersion, this.owner);
+    this.target.replace(items, resourceVersion);
   }
 
   /** Sets the resource version the resulting snapshot is at. */
   setResourceVersion(resourceVersion: string): void {
     this.check();
-    this.draft.resourceVersion = resourceVersion;
+    this.target.setResourceVersion(resourceVersion);
   }
 
   /** Applies one {@link StoreChange}. */
@@ -126,7 +137,7 @@ export class StoreMutator<T> {
     }
   }
 
-  /** @internal Ends the batch: the owner number is retired with this mutator. */
+  /** @internal Ends the batch: later writes through this mutator throw. */
   close(): void {
     this.open = false;
   }

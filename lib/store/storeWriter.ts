@@ -1,11 +1,13 @@
-import { BehaviorSubject, defer, type Observable } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';
-import type { StoreMutator, StoreOptions } from './store.js';
+import type { StoreOptions } from './store.js';
 import { newOwner } from './persistentMap.js';
 import { createStore, mutate, openBatch, Store } from './store.js';
+import { StoreMutator } from './storeMutator.js';
+import { WorkingSet } from './workingSet.js';
 import type { StoreChange } from './storeChange.js';
 
 /**
@@ -37,31 +39,42 @@ import type { StoreChange } from './storeChange.js';
  * ```
  */
 export class StoreWriter<T> {
-  private readonly subject: BehaviorSubject<Store<T>>;
+  /**
+   * Where the current content is: a snapshot, or the informer's {@link WorkingSet} (from the first
+   * {@link batchInPlace} on a store it can hold, until another kind of write).
+   */
+  private head: Head<T>;
+  /** Every new snapshot, for `store$` subscribers (not a BehaviorSubject: see {@link store$}). */
+  private readonly subject = new Subject<Store<T>>();
   private inBatch = false;
   private completed = false;
   /**
    * The owner of the current snapshot's newest nodes while that snapshot has been handed to no one
-   * (no `current` read, no `store$` subscriber): the next {@link batchInPlace} may then edit them in
-   * place, as nobody can tell. Anything that hands the snapshot out clears it.
+   * (no `current` read, no `store$` subscriber): the next {@link batchInPlace} (or the working
+   * set's next snapshot) may then edit them in place, as nobody can tell. Handing it out clears it.
    */
   private unseenOwner: number | undefined;
 
-  /** Every snapshot, starting with the current one for each new subscriber. */
+  /**
+   * Every snapshot, starting with the current one for each new subscriber (as a `BehaviorSubject`,
+   * whose value would keep a snapshot the working set has moved past, and the objects it holds).
+   */
   readonly store$: Observable<Store<T>>;
 
   constructor(initial: Store<T>) {
-    this.subject = new BehaviorSubject(initial);
-    this.store$ = defer(() => {
-      this.unseenOwner = undefined; // the subscriber is handed the current snapshot
-      return this.subject;
+    this.head = { kind: 'snapshot', store: initial };
+    this.store$ = new Observable<Store<T>>((subscriber) => {
+      const inner = this.subject.subscribe(subscriber);
+      if (!subscriber.closed) subscriber.next(this.current);
+      return inner;
     });
   }
 
   /** The current snapshot (synchronous). */
   get current(): Store<T> {
-    this.unseenOwner = undefined;
-    return this.subject.getValue();
+    const store = this.peek();
+    this.unseenOwner = undefined; // handed out
+    return store;
   }
 
   /**
@@ -69,7 +82,11 @@ export class StoreWriter<T> {
    * `list()`): unlike {@link current}, it lets the next {@link batchInPlace} edit it in place.
    */
   peek(): Store<T> {
-    return this.subject.getValue();
+    if (this.head.kind === 'snapshot') return this.head.store;
+    const owner = this.unseenOwner ?? newOwner();
+    const store = this.head.set.snapshot(owner);
+    this.unseenOwner = owner;
+    return store;
   }
 
   /** Upserts `obj` (see {@link Store.add}). Returns the new current snapshot. */
@@ -130,39 +147,30 @@ export class StoreWriter<T> {
     this.checkWritable();
     this.inBatch = true;
     let out: { store: Store<T>; result: R };
-    this.unseenOwner = undefined; // its snapshot shares those nodes, and will be emitted
+    const before = this.current; // its nodes are shared with the result, which will be emitted
     try {
-      out = mutate(this.subject.getValue(), fn);
+      out = mutate(before, fn);
     } finally {
       this.inBatch = false;
     }
-    this.emit(out.store);
+    this.head = { kind: 'snapshot', store: out.store };
+    this.emit(before, out.store);
     return out.result;
   }
 
   /**
-   * @internal The informer's batch: {@link batch}, except that when the current snapshot was never
-   * handed out since the last `batchInPlace` made it, this one edits that batch's nodes in place
-   * instead of copying them (a snapshot nobody has cannot be seen to change). If `fn` throws, the
-   * writes it made before are kept and published (each write is all-or-nothing), then the error
-   * goes on: the edited snapshot cannot be given back. Index functions must not read the store.
+   * @internal The informer's batch: {@link batch}, made cheaper in two ways that nobody can see.
+   * A store whose only index is the namespace index (an informer's default) is written as a
+   * {@link WorkingSet}: `Map` writes, and a snapshot built when one is asked for (at the end of the
+   * batch if `store$` has subscribers). Any other store is written as a snapshot, and when the
+   * current one was never handed out since it was made, its newest nodes are edited in place. If
+   * `fn` throws, the writes it made before are kept and published (each write is all-or-nothing),
+   * then the error goes on. Index functions must not read the store.
    */
   batchInPlace<R>(fn: (mutator: StoreMutator<T>) => R): R {
     this.checkWritable();
-    const owner = this.unseenOwner ?? newOwner();
-    this.unseenOwner = undefined;
-    const batch = openBatch(this.subject.getValue(), owner);
-    this.inBatch = true;
-    try {
-      return fn(batch.mutator);
-    } finally {
-      this.inBatch = false;
-      // Emitted to a subscriber it is out of our hands, even one that unsubscribes on receiving it
-      // (take(1)): ask before emitting. Otherwise the next batch may edit it.
-      const handedOut = this.subject.observed;
-      this.emit(batch.close());
-      if (!handedOut && !this.subject.observed) this.unseenOwner = owner;
-    }
+    const set = this.workingSet();
+    return set === undefined ? this.batchOnSnapshot(fn) : this.batchOnWorkingSet(set, fn);
   }
 
   /** Completes `store$` (the informer stopped). Later writes throw {@link StoreWriteError}. */
@@ -172,15 +180,68 @@ export class StoreWriter<T> {
     this.subject.complete();
   }
 
+  /** The working set, made from the current snapshot if the store can use one; else `undefined`. */
+  private workingSet(): WorkingSet<T> | undefined {
+    if (this.head.kind === 'working') return this.head.set;
+    if (!WorkingSet.canHold(this.head.store)) return undefined;
+    const set = new WorkingSet(this.head.store);
+    this.head = { kind: 'working', set };
+    return set;
+  }
+
+  /**
+   * An informer batch on the working set: `Map` writes. A snapshot is built only if someone is
+   * subscribed to `store$` (then it is emitted); otherwise when someone asks for it.
+   */
+  private batchOnWorkingSet<R>(set: WorkingSet<T>, fn: (mutator: StoreMutator<T>) => R): R {
+    const mutator = new StoreMutator<T>(set);
+    this.inBatch = true;
+    try {
+      return fn(mutator);
+    } finally {
+      this.inBatch = false;
+      mutator.close();
+      if (this.subject.observed) {
+        const before = set.lastSnapshot;
+        const next = set.snapshot(this.unseenOwner ?? newOwner());
+        this.unseenOwner = undefined; // emitted: handed out
+        if (next !== before) this.subject.next(next);
+      }
+    }
+  }
+
+  /** An informer batch on a snapshot (a store with indexes of its own), edited in place if unseen. */
+  private batchOnSnapshot<R>(fn: (mutator: StoreMutator<T>) => R): R {
+    const before = this.peek();
+    const owner = this.unseenOwner ?? newOwner();
+    this.unseenOwner = undefined;
+    const batch = openBatch(before, owner);
+    this.inBatch = true;
+    try {
+      return fn(batch.mutator);
+    } finally {
+      this.inBatch = false;
+      // Emitted to a subscriber it is out of our hands, even one that unsubscribes on receiving it
+      // (take(1)): ask before emitting. Otherwise the next batch may edit it.
+      const handedOut = this.subject.observed;
+      const next = batch.close();
+      this.head = { kind: 'snapshot', store: next };
+      this.emit(before, next);
+      if (!handedOut && !this.subject.observed) this.unseenOwner = owner;
+    }
+  }
+
   private publish(transition: (store: Store<T>) => Store<T>): Store<T> {
     this.checkWritable();
-    const next = transition(this.current); // returned to the caller: handed out
-    this.emit(next);
+    const before = this.current;
+    const next = transition(before); // returned to the caller: handed out
+    this.head = { kind: 'snapshot', store: next };
+    this.emit(before, next);
     return next;
   }
 
-  private emit(next: Store<T>): void {
-    if (next !== this.current) this.subject.next(next);
+  private emit(before: Store<T>, next: Store<T>): void {
+    if (next !== before) this.subject.next(next);
   }
 
   private checkWritable(): void {
@@ -189,6 +250,9 @@ export class StoreWriter<T> {
       throw new StoreWriteError('a batch of this writer is running; write through its mutator');
   }
 }
+
+/** Where a writer's current content is (see {@link StoreWriter}). */
+type Head<T> = { readonly kind: 'snapshot'; readonly store: Store<T> } | { readonly kind: 'working'; readonly set: WorkingSet<T> };
 
 function isChange<T>(x: StoreChange<T> | Iterable<StoreChange<T>>): x is StoreChange<T> {
   return typeof (x as { type?: unknown }).type === 'string';

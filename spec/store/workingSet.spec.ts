@@ -1,0 +1,205 @@
+import { describe, expect, it } from '@jest/globals';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { skip, take } from 'rxjs';
+import type { KubeObject } from '../../lib/meta/kubeObject.js';
+import type { Store } from '../../lib/store/store.js';
+import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
+
+// A store whose only index is the namespace index (an informer's default) takes the informer's
+// batches (`batchInPlace`) into a working set (a Map) and builds a snapshot only when one is asked
+// for. These tests hold it to what the snapshot store promised: every read sees every write, every
+// snapshot handed out stays as it was, all-or-nothing writes, and nothing replaced kept alive.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+type Pod = KubeObject & { spec?: { nodeName: string } };
+
+function pod(namespace: string, name: string, rv: string): Pod {
+  return { metadata: { namespace, name, resourceVersion: rv } };
+}
+
+/** Everything a reader can see of a snapshot, as plain data. */
+function contents(s: Store<Pod>): unknown {
+  const objects = [...s.listKeys()].sort().map((k) => [k, s.getByKey(k)?.metadata?.resourceVersion]);
+  const namespaces = [...s.listIndexFuncValues('namespace')].sort().map((v) => [v, [...s.indexKeys('namespace', v)].sort()]);
+  return { size: s.size, rv: s.resourceVersion, objects, namespaces };
+}
+
+/** What `contents` should give for a model of key -> object. */
+function expected(model: Map<string, Pod>, rv: string | undefined): unknown {
+  const keys = [...model.keys()].sort();
+  const namespaces = [...new Set(keys.map((k) => k.split('/')[0]))].sort();
+  return {
+    size: model.size,
+    rv,
+    objects: keys.map((k) => [k, model.get(k)?.metadata?.resourceVersion]),
+    namespaces: namespaces.map((ns) => [ns, keys.filter((k) => k.startsWith(`${ns}/`))]),
+  };
+}
+
+/** mulberry32: a failing seed can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+function listed(writer: StoreWriter<Pod>, n: number, rv: string): void {
+  writer.batchInPlace((m) => {
+    for (let i = 0; i < n; i++) m.upsert(pod('a', `p${i}`, rv));
+    m.setResourceVersion(rv);
+  });
+}
+
+describe('storeWriter: the working set of a store with only the namespace index', () => {
+  it('reads see every batch, and snapshots handed out stay as they were (random writes and readers, 30 seeds)', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rnd = random(seed);
+      const writer = storeWriter<Pod>();
+      const model = new Map<string, Pod>();
+      let rv: string | undefined;
+      const kept: Array<{ store: Store<Pod>; was: unknown }> = [];
+      let sub: { unsubscribe(): void } | undefined;
+      for (let step = 1; step <= 60; step++) {
+        const r = rnd();
+        if (r < 0.7) {
+          writer.batchInPlace((m) => {
+            const n = Math.floor(rnd() * 30);
+            for (let i = 0; i < n; i++) {
+              const key = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
+              const [ns, name] = key.split('/');
+              if (rnd() < 0.25) {
+                expect(m.deleteByKey(key)).toBe(model.get(key));
+                model.delete(key);
+              } else {
+                const p = pod(ns!, name!, `${step}.${i}`);
+                expect(m.upsert(p)).toBe(model.get(key));
+                model.set(key, p);
+              }
+              expect(m.size).toBe(model.size);
+            }
+            if (rnd() < 0.8) m.setResourceVersion((rv = String(step)));
+          });
+        } else if (r < 0.75) {
+          const p = pod('ns9', `q${step}`, String(step)); // a write of another kind
+          writer.add(p);
+          model.set(`ns9/q${step}`, p);
+        } else if (r < 0.8 && model.size > 0) {
+          const key = [...model.keys()][Math.floor(rnd() * model.size)]!;
+          writer.batch((m) => void m.deleteByKey(key));
+          model.delete(key);
+        } else if (r < 0.85) {
+          const store = writer.current;
+          kept.push({ store, was: contents(store) });
+        } else if (r < 0.9 && sub === undefined) {
+          sub = writer.store$.subscribe((store) => kept.push({ store, was: contents(store) }));
+        } else if (r < 0.95 && sub !== undefined) {
+          sub.unsubscribe();
+          sub = undefined;
+        } else {
+          writer.store$.pipe(skip(1), take(1)).subscribe((store) => kept.push({ store, was: contents(store) }));
+        }
+        expect(contents(writer.peek())).toEqual(expected(model, rv));
+      }
+      sub?.unsubscribe();
+      for (const { store, was } of kept) expect(contents(store)).toEqual(was);
+    }
+  });
+
+  it('a subscriber gets the current content first, then one snapshot per batch that changes something', () => {
+    const writer = storeWriter<Pod>();
+    listed(writer, 5, '1');
+    const seen: unknown[] = [];
+    const sub = writer.store$.subscribe((s) => seen.push([s.size, s.resourceVersion]));
+    const p = pod('a', 'p9', '2');
+    writer.batchInPlace((m) => void m.upsert(p));
+    writer.batchInPlace((m) => void m.upsert(p)); // the same object: nothing changes
+    writer.batchInPlace((m) => void m.setResourceVersion('3'));
+    sub.unsubscribe();
+    writer.batchInPlace((m) => void m.deleteByKey('a/p0'));
+    expect(seen).toEqual([
+      [5, '1'],
+      [6, '1'],
+      [6, '3'],
+    ]);
+    expect(contents(writer.current)).toMatchObject({ size: 5, rv: '3' });
+  });
+
+  it('a write that cannot be indexed changes nothing, and the batch goes on', () => {
+    const writer = storeWriter<Pod>();
+    listed(writer, 3, '1');
+    const before = contents(writer.current);
+    writer.batchInPlace((m) => {
+      expect(() => m.upsertByKey('a/bad', null as unknown as Pod)).toThrow(TypeError);
+      expect(() => m.replace([pod('a', 'x', '2'), {} as Pod])).toThrow(); // no name: no key
+      m.upsert(pod('b', 'y', '2'));
+    });
+    expect(contents(writer.current)).toEqual({
+      ...(before as object),
+      size: 4,
+      objects: [...(before as { objects: unknown[] }).objects, ['b/y', '2']],
+      namespaces: [...(before as { namespaces: unknown[] }).namespaces, ['b', ['b/y']]],
+    });
+  });
+
+  it('freezes objects as they are written, with freeze: true', () => {
+    const writer = storeWriter<Pod>({ freeze: true });
+    const p = pod('a', 'x', '1');
+    writer.batchInPlace((m) => void m.upsert(p));
+    expect(Object.isFrozen(p.metadata)).toBe(true);
+  });
+
+  it('indexes added later are built over what the working set holds, and kept up to date', () => {
+    const writer = storeWriter<Pod>();
+    writer.batchInPlace((m) => {
+      m.upsert({ ...pod('a', 'x', '1'), spec: { nodeName: 'n1' } });
+      m.upsert({ ...pod('a', 'y', '1'), spec: { nodeName: 'n2' } });
+    });
+    writer.addIndexers({ byNode: (p: Pod) => [p.spec?.nodeName ?? ''] });
+    writer.batchInPlace((m) => void m.upsert({ ...pod('a', 'y', '2'), spec: { nodeName: 'n1' } }));
+    expect(writer.current.indexKeys('byNode', 'n1').sort()).toEqual(['a/x', 'a/y']);
+    expect(writer.current.indexKeys('byNode', 'n2')).toEqual([]);
+  });
+
+  it('objects replaced since the last snapshot are not kept alive by it once more writes than objects came', async () => {
+    const writer = storeWriter<Pod>();
+    let refs: Array<WeakRef<Pod>> = [];
+    writer.batchInPlace((m) => {
+      for (let i = 0; i < 50; i++) {
+        const p = pod('a', `p${i}`, '1');
+        refs.push(new WeakRef(p));
+        m.upsert(p);
+      }
+    });
+    expect(writer.peek().size).toBe(50); // a snapshot of the listed objects was built
+    for (let round = 2; round <= 3; round++) {
+      writer.batchInPlace((m) => {
+        for (let i = 0; i < 50; i++) m.upsert(pod('a', `p${i}`, String(round)));
+      });
+    }
+    await nextTask();
+    gc();
+    await nextTask();
+    const alive = refs.filter((r) => r.deref() !== undefined).length;
+    refs = [];
+    expect(alive).toBe(0);
+    expect(writer.peek().list().every((p) => p.metadata?.resourceVersion === '3')).toBe(true);
+  });
+
+  it('a snapshot someone holds keeps its objects, however many writes follow', () => {
+    const writer = storeWriter<Pod>();
+    listed(writer, 20, '1');
+    const held = writer.current;
+    for (let round = 2; round <= 5; round++) listed(writer, 20, String(round));
+    expect(held.list().every((p) => p.metadata?.resourceVersion === '1')).toBe(true);
+    expect(writer.current.list().every((p) => p.metadata?.resourceVersion === '5')).toBe(true);
+  });
+});

@@ -139,7 +139,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     return this.writer.current;
   }
   getByKey(key: string): T | undefined {
-    return this.writer.peek().getByKey(key);
+    return this.writer.peekByKey(key);
   }
   get(obj: T): T | undefined {
     return this.writer.peek().get(obj);
@@ -337,7 +337,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
             mode: this.options.fifoMode,
             keyFunc: this.options.keyFunc,
             knownObjects: {
-              getByKey: (key) => store.peek().getByKey(key),
+              getByKey: (key) => store.peekByKey(key),
               listKeys: () => store.peek().listKeys(),
             },
             emitDeltaTypeReplaced: true,

@@ -89,6 +89,14 @@ export class StoreWriter<T> {
     return store;
   }
 
+  /**
+   * @internal The object under `key` now, read without building a snapshot (the FIFO asks this for
+   * every deletion it is told of; the informer's `getByKey`).
+   */
+  peekByKey(key: string): T | undefined {
+    return this.head.kind === 'snapshot' ? this.head.store.getByKey(key) : this.head.set.getByKey(key);
+  }
+
   /** Upserts `obj` (see {@link Store.add}). Returns the new current snapshot. */
   add(obj: T): Store<T> {
     return this.publish((s) => s.add(obj));

@@ -107,6 +107,8 @@ describe('storeWriter: the working set of a store with only the namespace index'
         } else {
           writer.store$.pipe(skip(1), take(1)).subscribe((store) => kept.push({ store, was: contents(store) }));
         }
+        const probe = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
+        expect(writer.peekByKey(probe)).toBe(model.get(probe)); // read without a snapshot
         expect(contents(writer.peek())).toEqual(expected(model, rv));
       }
       sub?.unsubscribe();

@@ -7,7 +7,7 @@
 // change; use bench/run.mjs for the figures against other clients.
 //
 // usage (from the repo root, after `npm run build`):
-//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--freeze] [--floor]
+//   node --expose-gc bench/pipeline.mjs [N=10000] [M=200000] [real|small] [--handlers 1] [--runs 3] [--strip] [--freeze] [--floor] [--store-subscriber]
 //   RXKUBE_MODULE=path/to/index.js measures another build.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +28,9 @@ const freeze = args.switch('freeze');
 // and the same loop with rxkube's deepFreeze on each object: the ceiling of any informer that hands
 // out deeply frozen objects, as DESIGN.md requires.
 const withFloor = args.switch('floor');
+// --store-subscriber: one store$ subscriber for the whole run (a dashboard's view), so every batch
+// builds and publishes a snapshot; without it the store's snapshots are built only when read.
+const storeSubscriber = args.switch('store-subscriber');
 const HANDLERS = Number(args.option('handlers', '1'));
 const RUNS = Number(args.option('runs', '3'));
 const [N = 10000, M = 200000] = args.rest.slice(0, 2).map(Number);
@@ -93,6 +96,8 @@ async function once() {
       update: () => { if (++updates === M && ++finished === HANDLERS) onDone(); },
     });
   }
+  let snapshots = 0;
+  const storeSub = storeSubscriber ? inf.store$.subscribe(() => void snapshots++) : undefined;
   const t0 = performance.now(), c0 = cpuMs();
   inf.start();
   await synced;
@@ -102,6 +107,8 @@ async function once() {
   const t2 = performance.now(), c2 = cpuMs();
   await done;
   const t3 = performance.now(), c3 = cpuMs();
+  storeSub?.unsubscribe();
+  if (storeSubscriber && snapshots < 2) throw new Error(`store$ emitted ${snapshots} snapshots`);
   await inf.stop();
   return { syncMs: t1 - t0, syncCpuMs: c1 - c0, eventsPerSec: M / ((t3 - t2) / 1000), cpuUsPerEvent: (1000 * (c3 - c2)) / M, heapMB: heap / 2 ** 20 };
 }
@@ -159,4 +166,4 @@ if (withFloor) {
     }),
   );
 }
-console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, freeze, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));
+console.log(JSON.stringify({ N, M, size: SIZE, handlers: HANDLERS, strip, freeze, storeSubscriber, runs: RUNS, syncMs: Math.round(m('syncMs')), syncCpuMs: Math.round(m('syncCpuMs')), eventsPerSec: Math.round(m('eventsPerSec')), cpuUsPerEvent: +m('cpuUsPerEvent').toFixed(2), heapMB: Math.round(m('heapMB')) }));

@@ -13,8 +13,8 @@ import type { MutationTarget } from './storeMutator.js';
  * event (about 0.6 µs on 10k objects). An informer whose store nobody reads between events (only
  * handlers) pays that for nothing. Here a write is a `Map` write. When a snapshot is asked for, the
  * last one built is brought up to date with the keys changed since (each change is applied once,
- * as the eager store would have), or, once more keys changed than the store holds, built afresh
- * (no dearer than catching up, and the replaced objects the old snapshot held can go).
+ * as the eager store would have), or, once there were as many writes as the store holds objects,
+ * built afresh (no dearer than catching up, and the replaced objects the old snapshot held can go).
  *
  * ```
  * writes:     upsert a   upsert b   delete a        upsert c ...
@@ -147,9 +147,9 @@ export class WorkingSet<T> implements MutationTarget<T> {
 
   private changed(key: string): void {
     if (this.base === undefined) return;
-    // More writes than objects: a fresh build costs no more than catching up, and lets go of the
-    // objects `base` holds that were replaced since.
-    if (++this.changes > this.items.size) this.dropBase();
+    // As many writes as objects: a fresh build costs no more than catching up, and lets go of the
+    // objects `base` holds that were replaced since. (A list into an empty store keeps no base.)
+    if (++this.changes >= this.items.size) this.dropBase();
     else this.dirty.add(key);
   }
 

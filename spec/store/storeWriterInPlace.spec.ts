@@ -3,6 +3,7 @@ import { skip, take } from 'rxjs';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
+import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 // The informer's batches (`batchInPlace`) edit in place the nodes of a snapshot nobody was handed.
 // These tests hold the other half of that bargain: a snapshot that was handed out (`current`,
@@ -26,16 +27,10 @@ function contents(s: Store<Pod>): unknown {
   return { size: s.size, rv: s.resourceVersion, objects, nodes, namespaces };
 }
 
-/** A small deterministic PRNG (mulberry32), so a failing seed can be replayed. */
+/** A seeded source (mulberry32), so a failing seed can be replayed. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = seededRandom(seed);
+  return () => rng.next();
 }
 
 function randomBatch(writer: StoreWriter<Pod>, rnd: () => number, rv: number): void {

@@ -5,6 +5,7 @@ import { skip, take } from 'rxjs';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
+import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 // A store whose only index is the namespace index (an informer's default) takes the informer's
 // batches (`batchInPlace`) into a working set (a Map) and builds a snapshot only when one is asked
@@ -38,16 +39,10 @@ function expected(model: Map<string, Pod>, rv: string | undefined): unknown {
   };
 }
 
-/** mulberry32: a failing seed can be replayed. */
+/** A seeded source (mulberry32), so a failing seed can be replayed. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = seededRandom(seed);
+  return () => rng.next();
 }
 
 const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -171,7 +166,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
     expect(writer.current.indexKeys('byNode', 'n2')).toEqual([]);
   });
 
-  it('objects replaced since the last snapshot are not kept alive by it once more writes than objects came', async () => {
+  it('objects replaced since the last snapshot are not kept alive by it once as many writes as objects came', async () => {
     const writer = storeWriter<Pod>();
     let refs: Array<WeakRef<Pod>> = [];
     writer.batchInPlace((m) => {

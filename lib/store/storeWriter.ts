@@ -213,7 +213,7 @@ export class StoreWriter<T> {
         const before = set.lastSnapshot;
         const next = set.snapshot(this.unseenOwner ?? newOwner());
         this.unseenOwner = undefined; // emitted: handed out
-        if (next !== before) this.subject.next(next);
+        this.emit(before, next);
       }
     }
   }
@@ -248,7 +248,8 @@ export class StoreWriter<T> {
     return next;
   }
 
-  private emit(before: Store<T>, next: Store<T>): void {
+  /** Publishes `next` unless it is `before` (a write that changed nothing emits nothing). */
+  private emit(before: Store<T> | undefined, next: Store<T>): void {
     if (next !== before) this.subject.next(next);
   }
 

@@ -3,6 +3,7 @@ import { skip, take } from 'rxjs';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
+import { SnapshotReaders } from './snapshotReaders.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 // The informer's batches (`batchInPlace`) edit in place the nodes of a snapshot nobody was handed.
@@ -192,29 +193,18 @@ describe('storeWriter.batchInPlace', () => {
     for (let seed = 1; seed <= 20; seed++) {
       const rnd = random(seed);
       const writer = storeWriter<Pod>(options);
-      const kept: Array<{ store: Store<Pod>; was: unknown }> = [];
-      let sub: { unsubscribe(): void } | undefined;
+      const readers = new SnapshotReaders(writer, contents);
       for (let rv = 1; rv <= 40; rv++) {
         randomBatch(writer, rnd, rv);
         const r = rnd();
-        if (r < 0.15) {
-          const store = writer.current;
-          kept.push({ store, was: contents(store) });
-        } else if (r < 0.25 && sub === undefined) {
-          sub = writer.store$.subscribe((store) => kept.push({ store, was: contents(store) }));
-        } else if (r < 0.35 && sub !== undefined) {
-          sub.unsubscribe();
-          sub = undefined;
-        } else if (r < 0.45) {
-          // Takes the next snapshot and leaves while receiving it.
-          writer.store$.pipe(skip(1), take(1)).subscribe((store) => kept.push({ store, was: contents(store) }));
-        } else if (r < 0.6) {
-          writer.peek().list(); // a read that keeps nothing
-        }
+        if (r < 0.15) readers.takeCurrent();
+        else if (r < 0.25 && !readers.subscribed) readers.subscribe();
+        else if (r < 0.35 && readers.subscribed) readers.leave();
+        else if (r < 0.45) readers.takeNext();
+        else if (r < 0.6) writer.peek().list(); // a read that keeps nothing
       }
-      sub?.unsubscribe();
-      for (const { store, was } of kept) expect(contents(store)).toEqual(was);
-      expect(kept.length).toBeGreaterThan(0);
+      readers.expectUnchanged();
+      expect(readers.count).toBeGreaterThan(0);
     }
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { skip, take } from 'rxjs';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
+import { SnapshotReaders } from './snapshotReaders.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 // A store whose only index is the namespace index (an informer's default) takes the informer's
@@ -61,8 +61,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
       const writer = storeWriter<Pod>();
       const model = new Map<string, Pod>();
       let rv: string | undefined;
-      const kept: Array<{ store: Store<Pod>; was: unknown }> = [];
-      let sub: { unsubscribe(): void } | undefined;
+      const readers = new SnapshotReaders(writer, contents);
       for (let step = 1; step <= 60; step++) {
         const r = rnd();
         if (r < 0.7) {
@@ -91,23 +90,15 @@ describe('storeWriter: the working set of a store with only the namespace index'
           const key = [...model.keys()][Math.floor(rnd() * model.size)]!;
           writer.batch((m) => void m.deleteByKey(key));
           model.delete(key);
-        } else if (r < 0.85) {
-          const store = writer.current;
-          kept.push({ store, was: contents(store) });
-        } else if (r < 0.9 && sub === undefined) {
-          sub = writer.store$.subscribe((store) => kept.push({ store, was: contents(store) }));
-        } else if (r < 0.95 && sub !== undefined) {
-          sub.unsubscribe();
-          sub = undefined;
-        } else {
-          writer.store$.pipe(skip(1), take(1)).subscribe((store) => kept.push({ store, was: contents(store) }));
-        }
+        } else if (r < 0.85) readers.takeCurrent();
+        else if (r < 0.9 && !readers.subscribed) readers.subscribe();
+        else if (r < 0.95 && readers.subscribed) readers.leave();
+        else readers.takeNext();
         const probe = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
         expect(writer.peekByKey(probe)).toBe(model.get(probe)); // read without a snapshot
         expect(contents(writer.peek())).toEqual(expected(model, rv));
       }
-      sub?.unsubscribe();
-      for (const { store, was } of kept) expect(contents(store)).toEqual(was);
+      readers.expectUnchanged();
     }
   });
 

@@ -142,7 +142,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
     return this.writer.peekByKey(key);
   }
   get(obj: T): T | undefined {
-    return this.writer.peek().get(obj);
+    return this.writer.peekByObject(obj);
   }
   list(): ReadonlyArray<T> {
     return this.writer.peek().list();

@@ -6,6 +6,7 @@ import type { Indexers } from './indexers.js';
 import type { StoreOptions } from './store.js';
 import { newOwner } from './persistentMap.js';
 import { createStore, mutate, openBatch, Store } from './store.js';
+import { keyOf } from './storeDraft.js';
 import { StoreMutator } from './storeMutator.js';
 import { WorkingSet } from './workingSet.js';
 import type { StoreChange } from './storeChange.js';
@@ -95,6 +96,15 @@ export class StoreWriter<T> {
    */
   peekByKey(key: string): T | undefined {
     return this.head.kind === 'snapshot' ? this.head.store.getByKey(key) : this.head.set.getByKey(key);
+  }
+
+  /**
+   * @internal The object stored under `obj`'s key now (the informer's `get`), read as
+   * {@link peekByKey} reads; a key function that throws throws here, as `Store.get` would.
+   */
+  peekByObject(obj: T | DeletedFinalStateUnknown<T>): T | undefined {
+    if (this.head.kind === 'snapshot') return this.head.store.get(obj);
+    return this.head.set.getByKey(keyOf(this.head.set.keyFunc, obj));
   }
 
   /** Upserts `obj` (see {@link Store.add}). Returns the new current snapshot. */

@@ -96,6 +96,8 @@ describe('storeWriter: the working set of a store with only the namespace index'
         else readers.takeNext();
         const probe = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
         expect(writer.peekByKey(probe)).toBe(model.get(probe)); // read without a snapshot
+        const [ns, name] = probe.split('/');
+        expect(writer.peekByObject(pod(ns!, name!, '0'))).toBe(model.get(probe)); // by the object's key
         expect(contents(writer.peek())).toEqual(expected(model, rv));
       }
       readers.expectUnchanged();

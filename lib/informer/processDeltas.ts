@@ -75,7 +75,7 @@ export function processDeltas<T extends KubeObject>(
               resyncs.push(false);
             } else {
               notifications.push(updateNotification(old, obj));
-              resyncs.push(old.metadata?.resourceVersion === obj.metadata?.resourceVersion);
+              resyncs.push(isResync(d.type, old, obj));
             }
           }
           keys.push(pop.key);
@@ -98,6 +98,19 @@ export function processDeltas<T extends KubeObject>(
 }
 
 /** The error to report: which index threw is found again by asking each one (error path only). */
+/**
+ * Whether an update is a resync, for the handlers due one only (I3): a `Sync`, or an unchanged
+ * resource version. Without any (hand-made objects) only a relist's item counts as unchanged, as in
+ * client-go; a watch update of such an object is a change, or no handler without a resync would
+ * ever hear of it.
+ */
+function isResync<T extends KubeObject>(type: DeltaType, old: T, obj: T): boolean {
+  if (type === DeltaType.Sync) return true;
+  const rv = obj.metadata?.resourceVersion;
+  if (old.metadata?.resourceVersion !== rv) return false;
+  return type === DeltaType.Replaced || (rv !== undefined && rv !== '');
+}
+
 function indexFunctionError<T>(
   resource: string,
   indexers: Indexers<T>,

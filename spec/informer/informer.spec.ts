@@ -139,6 +139,38 @@ describe('informer: notifications and the store', () => {
     });
   });
 
+  it('I3: objects without a resource version (hand-made fixtures): a watch update is a change for every handler, an unchanged relist item a resync (as client-go)', () => {
+    testScheduler().run(({ cold }) => {
+      const bare = (name: string, phase: string): Pod => {
+        const p = pod(name, '');
+        p.metadata.labels = { phase };
+        delete (p.metadata as { resourceVersion?: string }).resourceVersion;
+        return p;
+      };
+      const lw = fakeListWatch<Pod>({
+        lists: [
+          cold('-(p|)', { p: listPage([bare('a', 'one')], '2') }),
+          cold('-(p|)', { p: listPage([bare('a', 'two')], '5') }),
+        ],
+        watches: [cold('--m--e', { m: modified(bare('a', 'two')), e: expired() })],
+      });
+      const inf = informer(lw, { ...fast, resyncPeriod: 1000 });
+      const seen: string[] = [];
+      inf.addEventHandler(
+        {
+          add: (o) => void seen.push(`add ${o.metadata.labels?.phase}`),
+          update: (o, n) => void seen.push(`update ${o.metadata.labels?.phase}->${n.metadata.labels?.phase}`),
+        },
+        { resyncPeriod: 0 },
+      );
+      inf.start();
+      stopAt(inf, 500);
+      // The watch's MODIFIED reaches the handler although neither object has a resource version;
+      // the relist's unchanged `a` (both versions empty) is a resync, which this handler never takes.
+      at(499, () => expect(seen).toEqual(['add one', 'update one->two']));
+    });
+  });
+
   it('I4: informer 1 s, handlers 0, 2 s, 3 s: all get every object at start, then only the due handler resyncs', () => {
     testScheduler().run(({ cold }) => {
       const lw = fakeListWatch<Pod>({

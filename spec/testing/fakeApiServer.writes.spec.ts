@@ -110,6 +110,41 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     expect(bad.json.reason).toBe('UnsupportedMediaType');
   });
 
+  it('§4 bodies a real API server refuses: 400 for metadata of the wrong JSON type, 422 for malformed names and labels, 400 for a bad JSON patch op; nothing is stored', async () => {
+    const CMS = '/api/v1/namespaces/default/configmaps';
+    const post = (metadata: unknown) => raw(api, CMS, { method: 'POST', body: { metadata } });
+    const decode = [{ name: 123 }, 'x', { name: 'a', labels: 'x' }, { name: 'a', labels: { k: 1 } }, { name: 'a', annotations: [1] }, { name: 'a', finalizers: 'x' }, { generateName: 5 }];
+    for (const metadata of decode) {
+      const r = await post(metadata);
+      expect([r.status, r.json.reason]).toEqual([400, 'BadRequest']);
+      expect(r.json.message).toMatch(/^ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal \w+ into Go struct field /);
+    }
+    const upper = await post({ name: 'Web' });
+    expect([upper.status, upper.json.reason]).toEqual([422, 'Invalid']);
+    expect(upper.json.message).toMatch(/^ConfigMap "Web" is invalid: metadata.name: Invalid value: "Web": a lowercase RFC 1123 subdomain must consist of/);
+    expect((await post({ name: 'a/b' })).status).toBe(422);
+    expect((await post({ name: 'x'.repeat(254) })).json.message).toContain('must be no more than 253 characters');
+    expect((await post({ generateName: 'Web-' })).json.message).toMatch(/metadata.generateName: Invalid value: "Web-"/);
+    const labels = await post({ name: 'l', labels: { 'bad key': 'v', ok: 'has space', 'example.com/fine': 'x'.repeat(64) } });
+    expect(labels.status).toBe(422);
+    expect(labels.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['metadata.labels', 'metadata.labels', 'metadata.labels']);
+    const ns = await raw(api, '/api/v1/namespaces', { method: 'POST', body: { metadata: { name: 'a.b' } } });
+    expect(ns.status).toBe(422); // a namespace name is an RFC 1123 label: no dots
+    expect((await raw(api, CMS, { method: 'GET' })).json.items).toEqual([]);
+
+    api.create('configmaps', { metadata: { name: 'c', namespace: 'default' } });
+    const patch = (body: unknown) => raw(api, `${CMS}/c`, { method: 'PATCH', contentType: 'application/json-patch+json', body });
+    for (const ops of [[{ op: 'bogus', path: '/data' }], [{ op: 'add', value: 1 }], [{ op: 'move', path: '/data' }], [null]]) {
+      expect((await patch(ops)).status).toBe(400);
+    }
+    expect((await patch([{ op: 'add', path: '/metadata/labels', value: { 'a b': 'c' } }])).status).toBe(422);
+    const proto = await raw(api, `${CMS}/c`, { method: 'PATCH', contentType: 'application/merge-patch+json', body: JSON.parse('{"data":{"__proto__":"y"}}') });
+    expect(proto.status).toBe(200); // a key like any other, as in Go's map
+    expect(JSON.stringify(proto.json.data)).toBe('{"__proto__":"y"}');
+    const stored = (await raw(api, `${CMS}/c`, { method: 'GET' })).json;
+    expect(stored.metadata.labels).toBeUndefined();
+  });
+
   it('§5 PATCH carrying a different metadata.resourceVersion is 409 (kubectl\'s precondition); strategic merge on a CR is 415', async () => {
     const c = api.create('configmaps', { metadata: { name: 'c', namespace: 'default' } });
     const r = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'PATCH', contentType: 'application/merge-patch+json', body: { metadata: { resourceVersion: '1' }, data: { a: 'b' } } });

@@ -30,6 +30,9 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+/** `obj[key] = value` as an own property, also for `__proto__` (which assignment would take as the prototype). */
+const setOwn = (obj: JsonObject, key: string, value: unknown): void =>
+  void Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 
 /** RFC 7386 JSON merge patch: objects merge recursively, `null` deletes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -37,7 +40,7 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   const out: JsonObject = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
+    else setOwn(out, k, mergePatch(out[k], v));
   }
   return out;
 }
@@ -66,7 +69,7 @@ export function strategicMergePatch(target: unknown, patch: unknown): unknown {
   for (const [k, v] of Object.entries(patch)) {
     if (k.startsWith('$')) continue;
     if (v === null) delete out[k];
-    else out[k] = strategicMergePatch(out[k], v);
+    else setOwn(out, k, strategicMergePatch(out[k], v));
   }
   return out;
 }
@@ -75,7 +78,7 @@ function stripDirectives(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(stripDirectives);
   if (!isObject(v)) return v;
   const out: JsonObject = {};
-  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) out[k] = stripDirectives(x);
+  for (const [k, x] of Object.entries(v)) if (!k.startsWith('$')) setOwn(out, k, stripDirectives(x));
   return out;
 }
 
@@ -98,7 +101,7 @@ function parentOf(doc: unknown, path: string[], opName: string): { parent: JsonO
   let cur: unknown = doc;
   for (const seg of path.slice(0, -1)) {
     if (Array.isArray(cur)) cur = cur[Number(seg)];
-    else if (isObject(cur)) cur = cur[seg];
+    else if (isObject(cur)) cur = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
     else cur = undefined;
     if (cur === undefined) throw patchFailed(`${opName} operation does not apply: doc is missing path: "/${path.join('/')}": missing value`);
   }
@@ -110,7 +113,7 @@ function getAt(doc: unknown, path: string[]): unknown {
   let cur = doc;
   for (const seg of path) {
     if (Array.isArray(cur)) cur = cur[Number(seg)];
-    else if (isObject(cur)) cur = cur[seg];
+    else if (isObject(cur)) cur = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
     else return undefined;
   }
   return cur;
@@ -123,7 +126,7 @@ function removeAt(doc: unknown, path: string[], opName: string): unknown {
     if (!(i >= 0 && i < parent.length)) throw patchFailed(`${opName} operation does not apply: doc is missing path: "/${path.join('/')}"`);
     return parent.splice(i, 1)[0];
   }
-  if (!(key in parent)) throw patchFailed(`${opName} operation does not apply: doc is missing path: "/${path.join('/')}"`);
+  if (!Object.hasOwn(parent, key)) throw patchFailed(`${opName} operation does not apply: doc is missing path: "/${path.join('/')}"`);
   const v = parent[key];
   delete parent[key];
   return v;
@@ -138,8 +141,8 @@ function addAt(doc: unknown, path: string[], value: unknown, replace: boolean, o
     if (replace) parent[i] = clone(value);
     else parent.splice(i, 0, clone(value));
   } else {
-    if (replace && !(key in parent)) throw patchFailed(`replace operation does not apply: doc is missing key: /${path.join('/')}: missing value`);
-    parent[key] = clone(value);
+    if (replace && !Object.hasOwn(parent, key)) throw patchFailed(`replace operation does not apply: doc is missing key: /${path.join('/')}: missing value`);
+    setOwn(parent, key, clone(value));
   }
   return doc;
 }
@@ -149,6 +152,11 @@ export function jsonPatch(doc: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let out = clone(doc);
   for (const raw of ops as Op[]) {
+    if (!isObject(raw)) throw badRequest('json: cannot unmarshal a non-object into Go value of type jsonpatch.Operation');
+    const kinds = ['add', 'replace', 'remove', 'move', 'copy', 'test'];
+    if (!kinds.includes(raw.op)) throw badRequest(`Unexpected kind: ${String(raw.op)}`);
+    if (typeof raw.path !== 'string') throw badRequest(`${raw.op} operation: missing path`);
+    if ((raw.op === 'move' || raw.op === 'copy') && typeof raw.from !== 'string') throw badRequest(`${raw.op} operation: missing from`);
     const path = pointer(raw.path);
     switch (raw.op) {
       case 'add':

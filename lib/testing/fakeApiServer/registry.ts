@@ -4,6 +4,7 @@ import type { Selectors } from './selectors.js';
 import { applyPatch, type PatchType } from './patch.js';
 import type { Storage } from './storage.js';
 import { validateOwnerReferences } from './ownerReferences.js';
+import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 
@@ -69,6 +70,7 @@ export class Registry {
   private checkBody(type: ResourceType, namespace: string, body: unknown): { obj: JsonObject; meta: Meta } {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request is not a JSON object');
     const obj = body as JsonObject;
+    checkMetadataTypes(type, obj.metadata);
     obj.apiVersion ??= type.apiVersion;
     obj.kind ??= type.kind;
     const meta = ((obj.metadata ??= {}) as Meta);
@@ -88,7 +90,8 @@ export class Registry {
     }
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
     this.ensureNamespace(type, namespace);
-    if (!meta.name) {
+    const generated = !meta.name;
+    if (generated) {
       for (let attempt = 0; attempt < 8; attempt++) {
         let suffix = '';
         for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[this.rng.int(GENERATE_CHARS.length)];
@@ -96,6 +99,7 @@ export class Registry {
         if (!this.storage.get(type, objectKey(namespace, meta.name))) break;
       }
     }
+    validateObjectMeta(type, meta.name!, meta, generated);
     if (this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!))) throw alreadyExists(type, meta.name!);
     validateOwnerReferences(type, meta.name!, (meta as { ownerReferences?: unknown }).ownerReferences);
     meta.uid = this.rng.uuid();
@@ -112,6 +116,7 @@ export class Registry {
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     meta.name = name;
+    validateObjectMeta(type, name, meta, false);
     validateOwnerReferences(type, name, (meta as { ownerReferences?: unknown }).ownerReferences);
     const old = this.get(type, namespace, name);
     if (!meta.resourceVersion) {

@@ -8,12 +8,12 @@ import {
   filter,
   map,
   take,
-  timer,
   type SchedulerLike,
 } from 'rxjs';
 import type { HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObject } from '../meta/kubeObject.js';
+import { longTimer } from '../operators/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
 import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError } from './controllerErrors.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
@@ -194,7 +194,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
       );
     }
     const timeoutMs = this.options.cacheSyncTimeout ?? 120_000;
-    const syncTimeout = timer(timeoutMs, this.scheduler)
+    const syncTimeout = longTimer(timeoutMs, this.scheduler)
       .pipe(map(() => new CacheSyncTimeoutError(this.name, timeoutMs)))
       .subscribe((e) => {
         this.errors.next(e);

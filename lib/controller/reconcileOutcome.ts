@@ -9,9 +9,9 @@ import {
   of,
   race,
   takeLast,
-  timer,
   type SchedulerLike,
 } from 'rxjs';
+import { longTimer } from '../operators/longTimer.js';
 import { ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';
 import { TerminalError } from './terminalError.js';
@@ -62,7 +62,7 @@ export function runReconcile<T>(
       ? run$
       : race(
           run$,
-          timer(options.timeoutMs, options.scheduler).pipe(
+          longTimer(options.timeoutMs, options.scheduler).pipe(
             map(() => {
               abort.abort();
               throw new ReconcileTimeoutError(key, options.timeoutMs as number);

@@ -4,7 +4,6 @@ import {
   Subject,
   defer,
   distinctUntilChanged,
-  interval,
   map,
   Subscription,
   startWith,
@@ -12,6 +11,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { HandlerBufferOverflowError, HandlerError } from '../errors.js';
+import { longInterval } from '../operators/longTimer.js';
 import type {
   AddEventHandlerOptions,
   BufferOptions,
@@ -186,7 +186,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
    */
   resyncTimer(checkPeriod: number, requestResync: () => void): Subscription {
     if (this.resyncPeriod === 0 || !(checkPeriod > 0)) return Subscription.EMPTY;
-    const timer = interval(checkPeriod, this.host.scheduler).subscribe(() => {
+    const timer = longInterval(checkPeriod, this.host.scheduler).subscribe(() => {
       const now = this.host.scheduler.now();
       this.syncing = this.shouldResync(now);
       this.resyncDue = this.syncing;

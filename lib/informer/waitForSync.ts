@@ -1,4 +1,5 @@
-import { asyncScheduler, Subscription, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, Subscription, type Observable, type SchedulerLike } from 'rxjs';
+import { longTimer } from '../operators/longTimer.js';
 
 /**
  * Options of `waitForCacheSync`: give up after `timeout` ms or when `signal` aborts. Giving up
@@ -47,7 +48,7 @@ export function waitForSync(
     // synced$ may answer synchronously: then nothing else is armed.
     cleanup.add(synced$.subscribe({ next: (v) => v && finish(true), complete: () => finish(false) }));
     if (done) return;
-    if (timeout !== undefined) cleanup.add(timer(timeout, scheduler).subscribe(() => finish(false)));
+    if (timeout !== undefined) cleanup.add(longTimer(timeout, scheduler).subscribe(() => finish(false)));
     if (signal) {
       const onAbort = (): void => finish(false);
       signal.addEventListener('abort', onAbort, { once: true });

@@ -11,6 +11,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { RxkubeError } from '../errors.js';
+import { longTimer } from '../operators/longTimer.js';
 import {
   electorDeadline,
   electorStep,
@@ -133,10 +134,19 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     const at = electorDeadline(s, t);
     if (at === deadline?.at) return;
     deadline?.sub.unsubscribe();
+    // When the timer fires, `at` has come, even if the clock says a hair less (fractional virtual
+    // time, a wall clock behind the timers' monotonic one): with now() the step could find the
+    // deadline not yet passed, and nothing would arm it again.
     deadline =
       at === undefined
         ? undefined
-        : { at, sub: timer(Math.max(0, at - scheduler.now()), scheduler).subscribe(() => dispatch({ type: 'deadline', now: scheduler.now() })) };
+        : {
+            at,
+            sub: longTimer(Math.max(0, at - scheduler.now()), scheduler).subscribe(() => {
+              deadline = undefined;
+              dispatch({ type: 'deadline', now: Math.max(scheduler.now(), at) });
+            }),
+          };
   };
 
   const dispatch = (input: ElectorInput): void => {

@@ -38,12 +38,16 @@ export function detectDeadWatch<T>(
   return (source) =>
     new Observable<T>((subscriber) => {
       let last = scheduler.now();
+      // Whether a chunk came since the timer was armed. Not `now - last < silenceMs`: on virtual
+      // time with fractional frames that difference can come out a hair short of silenceMs for
+      // ever, and the timer would re-arm at the same instant again and again.
+      let heard = false;
       let timer: Subscription | undefined;
       const inner = new Subscription();
       const arm = (delayMs: number): void => {
+        heard = false;
         timer = scheduler.schedule(() => {
-          const silent = scheduler.now() - last;
-          if (silent < silenceMs) return arm(silenceMs - silent);
+          if (heard) return arm(Math.max(0, last + silenceMs - scheduler.now()));
           inner.unsubscribe(); // abort the request first, as a dead connection may never end
           subscriber.error(new WatchDeadError(silenceMs, context, expected));
         }, delayMs);
@@ -53,6 +57,7 @@ export function detectDeadWatch<T>(
         source.subscribe({
           next: (value) => {
             last = scheduler.now();
+            heard = true;
             subscriber.next(value);
           },
           error: (err: unknown) => subscriber.error(err),

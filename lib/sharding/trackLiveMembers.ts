@@ -1,5 +1,6 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Lease } from '../leaderelection/leaseLock.js';
+import { maxTimerDelayMs } from '../operators/longTimer.js';
 import { liveMembers, nextMemberExpiry, observeMembers, type MemberObservations } from './memberObservations.js';
 
 /**
@@ -24,8 +25,11 @@ export function trackLiveMembers(scheduler: SchedulerLike = asyncScheduler): Ope
       let obs: MemberObservations = new Map();
       let last: string | undefined;
       let expiry: Subscription | undefined;
-      const evaluate = (): void => {
-        const now = scheduler.now();
+      // `due`: the expiry an exact timer was armed for. Its time has come even when now() says a
+      // hair less (fractional virtual time), else the member would stay live and the timer re-arm
+      // at the same instant for ever.
+      const evaluate = (due = -Infinity): void => {
+        const now = Math.max(scheduler.now(), due);
         const live = liveMembers(obs, now);
         const id = live.join('\u0000');
         if (id !== last) {
@@ -34,7 +38,13 @@ export function trackLiveMembers(scheduler: SchedulerLike = asyncScheduler): Ope
         }
         expiry?.unsubscribe();
         const at = nextMemberExpiry(obs, now);
-        expiry = at === undefined ? undefined : scheduler.schedule(evaluate, at - now);
+        if (at === undefined) {
+          expiry = undefined;
+          return;
+        }
+        // At most the timer limit ahead (a longer timer fires after 1 ms): then evaluate() looks again.
+        const exact = at - now <= maxTimerDelayMs;
+        expiry = scheduler.schedule(() => evaluate(exact ? at : undefined), exact ? at - now : maxTimerDelayMs);
       };
       const sub = source.subscribe({
         next: (leases) => {

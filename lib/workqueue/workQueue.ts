@@ -1,8 +1,9 @@
 import { Observable, Subject, asyncScheduler, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
+import { maxTimerDelayMs } from '../operators/longTimer.js';
 import { BinaryHeap } from './binaryHeap.js';
 import { defaultControllerRateLimiter } from './defaultControllerRateLimiter.js';
 import type { RateLimiter } from './rateLimiter.js';
-import { NotInFlightError, QueueShutDownError } from './workQueueError.js';
+import { InvalidDelayError, NotInFlightError, QueueShutDownError } from './workQueueError.js';
 import type { WorkQueueMetricEvent, WorkQueueStats } from './workQueueMetrics.js';
 
 /**
@@ -170,7 +171,7 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
   let retriesTotal = 0;
   let shutdown = false;
   let pumping = false;
-  let timer: { subscription: Subscription; at: number } | undefined;
+  let timer: { subscription: Subscription; at: number; exact: boolean } | undefined;
 
   const now = () => scheduler.now();
 
@@ -242,12 +243,19 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
     if (timer !== undefined && timer.at <= head.readyAt) return;
     timer?.subscription.unsubscribe();
     const at = head.readyAt;
-    timer = { at, subscription: scheduler.schedule(fireTimer, Math.max(0, at - now())) };
+    const delay = Math.max(0, at - now());
+    // At most the timer limit ahead (a longer timer would fire after 1 ms, again and again): such
+    // a timer is not `exact`, and fireTimer() finds nothing due yet and re-arms.
+    const exact = delay <= maxTimerDelayMs;
+    timer = { at, exact, subscription: scheduler.schedule(fireTimer, exact ? delay : maxTimerDelayMs) };
   };
 
   const fireTimer = () => {
+    // The time an exact timer was armed for has come, even when now() says a hair less (fractional
+    // virtual time): else nothing would be due and the timer would re-arm at once, for ever.
+    const armedFor = timer?.exact ? timer.at : -Infinity;
     timer = undefined;
-    const t = now();
+    const t = Math.max(now(), armedFor);
     for (let head = waitingHeap.peek(); head !== undefined && head.readyAt <= t; head = waitingHeap.peek()) {
       waitingHeap.pop();
       const current = waiting.get(head.key);
@@ -308,8 +316,11 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
       assertOpen(key);
       const priority = addOptions.priority ?? 0;
       let delay = addOptions.after ?? 0;
+      if (typeof delay !== 'number' || Number.isNaN(delay)) throw new InvalidDelayError(name, key, delay);
       if (addOptions.rateLimited) {
-        delay = Math.max(delay, limiter.when(key, now()));
+        const limited = limiter.when(key, now());
+        if (typeof limited !== 'number' || Number.isNaN(limited)) throw new InvalidDelayError(name, key, limited, 'its rate limiter');
+        delay = Math.max(delay, limited);
         retriesTotal++;
         metrics.next({ type: 'retry' });
       }

@@ -44,3 +44,29 @@ export class NotInFlightError extends RxkubeError {
     this.key = key;
   }
 }
+
+/**
+ * A delay that is not a number of milliseconds (`NaN`, a string) was given to `addAfter` (or
+ * `add(key, { after })`), or came from the queue's rate limiter. Nothing was added. A delay of 0
+ * or less adds the key now; `Infinity` never makes it ready.
+ *
+ * @example
+ * ```ts
+ * try { queue.addAfter('ns/a', Number('soon')); } catch (e) { if (e instanceof InvalidDelayError) console.log(e.delay); }
+ * ```
+ */
+export class InvalidDelayError extends RxkubeError {
+  /** The key that was not added. */
+  readonly key: unknown;
+  /** The delay as given. */
+  readonly delay: unknown;
+
+  constructor(queueName: string, key: unknown, delay: unknown, source = 'addAfter') {
+    super(
+      'InvalidDelayError',
+      `work queue ${JSON.stringify(queueName)}: ${JSON.stringify(String(key))} was not added: ${source} gave the delay ${typeof delay === 'string' ? JSON.stringify(delay) : String(delay)}, which is not a number of milliseconds`,
+    );
+    this.key = key;
+    this.delay = delay;
+  }
+}

@@ -174,6 +174,21 @@ export class InformerStateError extends RxkubeError {
   }
 }
 
+/**
+ * An informer was made from something that is not a ListWatch (an object with `list` and `watch`
+ * functions): met when the informer is made, not as a list failing for ever after `start()`.
+ *
+ * @example
+ * ```ts
+ * try { informer(JSON.parse('{}')); } catch (e) { if (e instanceof InformerConfigError) console.log(e.message); }
+ * ```
+ */
+export class InformerConfigError extends RxkubeError {
+  constructor(message: string) {
+    super('InformerConfigError', message);
+  }
+}
+
 function describeHandlerCause(err: unknown): string {
   if (err instanceof Error) return err.message;
   try {

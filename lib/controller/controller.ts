@@ -63,7 +63,16 @@ interface Slot {
  * ```
  */
 export function controller<T extends KubeObject>(options: ControllerOptions<T>): Controller {
-  const name = options.name ?? 'controller';
+  const name = options?.name ?? 'controller';
+  // Checked here, not met as a TypeError at start(): plain JavaScript has no compiler to say it.
+  const informerLike = (v: unknown): boolean =>
+    typeof v === 'object' && v !== null && ['addEventHandler', 'getByKey', 'listKeys'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
+  if (!informerLike(options?.for)) {
+    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: options.for must be the informer of the primary objects (addEventHandler, getByKey, listKeys), got ${String(options?.for)}`);
+  }
+  if (typeof options.reconcile !== 'function') {
+    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: options.reconcile must be a function (key, ctx) => result, got ${String(options.reconcile)}`);
+  }
   const sources: TriggerSource[] = [
     ...(options.owns ?? []).map((o) => ('keysOf' in o ? o : owned(o))),
     ...(options.watches ?? []),

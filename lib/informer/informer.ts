@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { RxkubeError } from '../errors.js';
+import { InformerConfigError, type RxkubeError } from '../errors.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
@@ -126,5 +126,11 @@ export function informer<T extends KubeObject>(
   listWatch: ListWatch<T>,
   options: InformerOptions<T> = {},
 ): Informer<T> {
+  const lw = listWatch as Partial<Record<'list' | 'watch', unknown>> | null | undefined;
+  if (typeof lw?.list !== 'function' || typeof lw.watch !== 'function') {
+    throw new InformerConfigError(
+      `informer(listWatch): listWatch must have list and watch functions (make one with listWatch(kubeConfig, resource)), got ${lw === null || typeof lw !== 'object' ? String(lw) : `an object with ${Object.keys(lw).join(', ') || 'no keys'}`}`,
+    );
+  }
   return new SharedIndexInformer<T>(listWatch, options);
 }

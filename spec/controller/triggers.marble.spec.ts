@@ -91,4 +91,16 @@ describe('controller triggers', () => {
       expect(() => controller({ for: deps, concurrency: 0, reconcile: () => undefined })).toThrow(/concurrency must be/);
     });
   });
+
+  it('a missing or wrong `for` or `reconcile` (plain JavaScript) is a ControllerConfigError when made, not a TypeError at start', () => {
+    const ts = testScheduler();
+    ts.run(() => {
+      const deps = scriptedInformer(ts, []);
+      const make = (options: unknown) => () => controller(options as Parameters<typeof controller>[0]);
+      expect(make({ reconcile: () => undefined })).toThrow(/options.for must be the informer of the primary objects/);
+      expect(make({ for: { getByKey: () => undefined }, reconcile: () => undefined })).toThrow(ControllerConfigError);
+      expect(make({ for: deps })).toThrow(/options.reconcile must be a function/);
+      expect(make(undefined)).toThrow(ControllerConfigError);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { asyncScheduler } from 'rxjs';
-import { HandlerError, type RxkubeError } from '../../lib/errors.js';
+import { HandlerError, InformerConfigError, type RxkubeError } from '../../lib/errors.js';
 import { informer } from '../../lib/informer/informer.js';
 import { ApiStatusError } from '../../lib/errors.js';
 import { fakeListWatch, listPage, recordNotifications } from '../../lib/testing/marbles.js';
@@ -8,6 +8,13 @@ import { at, deleted, fast, modified, pod, stopAt, testScheduler, type Pod } fro
 
 // List errors (I8) and failing handlers (I10).
 describe('informer: errors (I8, I10)', () => {
+  it('an informer made from something that is not a ListWatch is an InformerConfigError when made', () => {
+    const make = (lw: unknown) => () => informer(lw as Parameters<typeof informer>[0]);
+    expect(make({})).toThrow(InformerConfigError);
+    expect(make(null)).toThrow(/listWatch must have list and watch functions .*got null/);
+    expect(make({ list: () => undefined })).toThrow(/got an object with list/);
+  });
+
   it('I8: a list error reaches errors$ and onError when it happens, and the informer retries', () => {
     testScheduler().run(({ cold }) => {
       const forbidden = new ApiStatusError({ code: 403, reason: 'Forbidden', message: 'pods is forbidden' });

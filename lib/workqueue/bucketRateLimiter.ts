@@ -1,4 +1,5 @@
 import type { RateLimiter } from './rateLimiter.js';
+import { checkAtLeast } from './rateLimiterOptions.js';
 
 /**
  * An overall token bucket shared by every item (client-go's `BucketRateLimiter`, golang's
@@ -18,6 +19,8 @@ import type { RateLimiter } from './rateLimiter.js';
 export function bucketRateLimiter<T>(options: { qps?: number; burst?: number } = {}): RateLimiter<T> {
   const qps = options.qps ?? 10;
   const burst = options.burst ?? 100;
+  checkAtLeast('bucketRateLimiter', 'qps', qps, Number.MIN_VALUE, 'a number above 0 (with 0 every key past the burst would wait for ever)');
+  checkAtLeast('bucketRateLimiter', 'burst', burst, 1);
   let tokens = burst;
   let last: number | undefined;
   return {

@@ -1,4 +1,5 @@
 import type { RateLimiter } from './rateLimiter.js';
+import { checkAtLeast } from './rateLimiterOptions.js';
 
 /**
  * Per-item exponential backoff (client-go's `ItemExponentialFailureRateLimiter`): the n-th retry of
@@ -21,6 +22,8 @@ export function itemExponentialFailureRateLimiter<T>(
 ): RateLimiter<T> {
   const baseMs = options.baseMs ?? 5;
   const maxMs = options.maxMs ?? 1_000_000;
+  checkAtLeast('itemExponentialFailureRateLimiter', 'baseMs', baseMs, 0);
+  checkAtLeast('itemExponentialFailureRateLimiter', 'maxMs', maxMs, 0);
   const failures = new Map<T, number>();
   return {
     when(item) {

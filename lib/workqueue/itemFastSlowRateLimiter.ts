@@ -1,4 +1,5 @@
 import type { RateLimiter } from './rateLimiter.js';
+import { checkAtLeast } from './rateLimiterOptions.js';
 
 /**
  * Retries an item quickly a few times, then slowly (client-go's `ItemFastSlowRateLimiter`): the first
@@ -15,6 +16,9 @@ export function itemFastSlowRateLimiter<T>(options: {
   slowMs: number;
   maxFastAttempts: number;
 }): RateLimiter<T> {
+  checkAtLeast('itemFastSlowRateLimiter', 'fastMs', options?.fastMs, 0);
+  checkAtLeast('itemFastSlowRateLimiter', 'slowMs', options?.slowMs, 0);
+  checkAtLeast('itemFastSlowRateLimiter', 'maxFastAttempts', options?.maxFastAttempts, 0);
   const failures = new Map<T, number>();
   return {
     when(item) {

@@ -70,3 +70,19 @@ export class InvalidDelayError extends RxkubeError {
     this.delay = delay;
   }
 }
+
+/**
+ * A rate limiter was given an option it cannot work with: a delay that is negative or not a
+ * number, a `qps` that is not above 0 (every key past the burst would wait for ever), a `burst`
+ * below 1. Thrown when the limiter is made.
+ *
+ * @example
+ * ```ts
+ * try { bucketRateLimiter({ qps: 0 }); } catch (e) { if (e instanceof RateLimiterConfigError) console.log(e.message); }
+ * ```
+ */
+export class RateLimiterConfigError extends RxkubeError {
+  constructor(limiter: string, option: string, value: unknown, rule: string) {
+    super('RateLimiterConfigError', `${limiter}: ${option} must be ${rule}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  }
+}

@@ -118,6 +118,7 @@ export * from './informer/waitForSync.js';
 export * from './transport/unreachableError.js';
 export * from './transport/clientNodeCompatibility.js';
 export * from './transport/credentialError.js';
+export * from './transport/invalidSourceError.js';
 export * from './fifo/fifoBatch.js';
 export * from './fifo/deltaFifoBatch.js';
 export * from './informer/informerOptions.js';

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { clientNodeTransport } from './clientNode.js';
+import { InvalidSourceError } from './invalidSourceError.js';
 import type { Transport } from './transport.js';
 
 const transports = new WeakMap<KubeConfig, Transport>();
@@ -32,6 +33,11 @@ export function isTransport(source: unknown): source is Transport {
  */
 export function transportFor(source: KubeConfig | Transport): Transport {
   if (isTransport(source)) return source;
+  // What client-node's KubeConfig has and the credentials use; anything else fails here, plainly.
+  const kc = source as Partial<Record<'getCurrentCluster' | 'applyToHTTPSOptions', unknown>> | null;
+  if (typeof kc?.getCurrentCluster !== 'function' || typeof kc.applyToHTTPSOptions !== 'function') {
+    throw new InvalidSourceError(source);
+  }
   let transport = transports.get(source);
   if (transport) return transport;
   transport = clientNodeTransport(source);

@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { KubeConfig } from '@kubernetes/client-node';
 import { fetchTransport } from '../../lib/transport/fetchTransport.js';
 import { isTransport, transportFor } from '../../lib/transport/kubeConfigTransport.js';
+import { InvalidSourceError } from '../../lib/transport/invalidSourceError.js';
+import { listWatch } from '../../lib/listwatch/createListWatch.js';
 
 const kubeConfig = (): KubeConfig => {
   const kc = new KubeConfig();
@@ -28,5 +30,13 @@ describe('transportFor', () => {
     expect(isTransport(t)).toBe(true);
     expect(transportFor(kc)).toBe(t);
     expect(transportFor(kubeConfig())).not.toBe(t);
+  });
+
+  it('neither a KubeConfig nor a Transport (plain JavaScript) is an InvalidSourceError naming what was given', () => {
+    const given = (source: unknown) => () => transportFor(source as KubeConfig);
+    expect(given(null)).toThrow(InvalidSourceError);
+    expect(given(undefined)).toThrow(/expected a KubeConfig .* or a Transport .*got undefined/);
+    expect(given({ server: 'https://127.0.0.1:6443' })).toThrow(/got an object with server$/);
+    expect(() => listWatch(null as unknown as KubeConfig, { group: '', version: 'v1', plural: 'pods', namespaced: true })).toThrow(InvalidSourceError);
   });
 });

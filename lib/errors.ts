@@ -176,7 +176,9 @@ export class InformerStateError extends RxkubeError {
 
 /**
  * An informer was made from something that is not a ListWatch (an object with `list` and `watch`
- * functions): met when the informer is made, not as a list failing for ever after `start()`.
+ * functions), or given a handler that could never be called (a function, `{ add: 5 }`): met when
+ * the informer is made or the handler added, not as a list failing for ever after `start()` or an
+ * error at every notification.
  *
  * @example
  * ```ts

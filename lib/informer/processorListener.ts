@@ -113,9 +113,11 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.requestedResyncPeriod = requestedResyncPeriod;
     this.resyncPeriod = resyncPeriod;
     this.name = options.name ?? '';
+    const size: unknown = options.buffer?.size;
+    if (options.buffer && !(typeof size === 'number' && size >= 1)) {
+      throw new RangeError(`buffer.size must be at least 1 (Infinity: unbounded), got ${String(size)}`);
+    }
     this.buffer = options.buffer && Number.isFinite(options.buffer.size) ? options.buffer : undefined;
-    if (this.buffer && !(this.buffer.size >= 1))
-      throw new RangeError(`buffer.size must be at least 1, got ${this.buffer.size}`);
     this.onError = options.onError;
     this.observer = isNotificationObserver(handler);
     this.view = this.buffer?.overflow === 'dropAndResync' ? new Map() : undefined;

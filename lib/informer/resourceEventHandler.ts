@@ -1,5 +1,6 @@
 import type { Observable, Observer } from 'rxjs';
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { InformerConfigError } from '../errors.js';
 import type { Notification } from './notification.js';
 
 /**
@@ -72,6 +73,29 @@ export interface NotificationObserver<T> extends Partial<Omit<Observer<Notificat
  * isNotificationObserver({ next: () => {} }); // true
  * ```
  */
+/**
+ * Throws {@link InformerConfigError} unless `handler` is an object whose `add`, `update`,
+ * `delete` (or Observer `next`, `error`, `complete`) are functions where present: a handler that
+ * could never be called is refused when added, not found out at the first notification.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * checkEventHandler({ add: (pod) => console.log(pod) }); // fine
+ * ```
+ */
+export function checkEventHandler(handler: unknown): void {
+  const hint = 'pass { add, update, delete } callbacks (each optional) or an Observer with next';
+  if (typeof handler === 'function') throw new InformerConfigError(`addEventHandler: got a function; ${hint}`);
+  if (typeof handler !== 'object' || handler === null) throw new InformerConfigError(`addEventHandler: got ${String(handler)}; ${hint}`);
+  for (const method of ['add', 'update', 'delete', 'next', 'error', 'complete']) {
+    const value = (handler as Record<string, unknown>)[method];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new InformerConfigError(`addEventHandler: handler.${method} is a ${typeof value}, not a function; ${hint}`);
+    }
+  }
+}
+
 export function isNotificationObserver<T>(handler: EventHandler<T>): handler is NotificationObserver<T> {
   return typeof (handler as Partial<NotificationObserver<T>>).next === 'function';
 }

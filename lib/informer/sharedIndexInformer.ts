@@ -26,7 +26,7 @@ import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
 import { processDeltas, type ProcessedBatch } from './processDeltas.js';
 import { ProcessorListener, type ListenerHost } from './processorListener.js';
-import type { EventHandler, NotificationObserver } from './resourceEventHandler.js';
+import { checkEventHandler, type EventHandler, type NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
 import { errorLogger } from './errorLogger.js';
 import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
@@ -206,6 +206,7 @@ export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, L
   // ---- handlers ---------------------------------------------------------------------------------
 
   addEventHandler(handler: EventHandler<T>, options: AddEventHandlerOptions = {}): HandlerRegistration {
+    checkEventHandler(handler);
     if (this.phase.kind === 'stopped') {
       throw new InformerStateError('addEventHandler: the informer has stopped; handler not added');
     }

@@ -15,6 +15,18 @@ describe('informer: errors (I8, I10)', () => {
     expect(make({ list: () => undefined })).toThrow(/got an object with list/);
   });
 
+  it('a handler that could never be called is an InformerConfigError when added, not a HandlerError per notification', () => {
+    const inf = informer(fakeListWatch<Pod>({ lists: [] }), { logger: false });
+    const add = (handler: unknown, options?: object) => () => inf.addEventHandler(handler as Parameters<typeof inf.addEventHandler>[0], options);
+    expect(add(null)).toThrow(InformerConfigError);
+    expect(add(() => undefined)).toThrow(/got a function; pass \{ add, update, delete \} callbacks/);
+    expect(add({ add: 5 })).toThrow(/handler.add is a number, not a function/);
+    expect(add({ next: 'x' })).toThrow(/handler.next is a string/);
+    expect(add({}, { buffer: { size: Number.NaN } })).toThrow(/buffer.size must be at least 1 \(Infinity: unbounded\), got NaN/);
+    expect(add({}, { buffer: { size: Infinity } })).not.toThrow();
+    expect(add({ add: () => undefined, update: undefined })).not.toThrow();
+  });
+
   it('I8: a list error reaches errors$ and onError when it happens, and the informer retries', () => {
     testScheduler().run(({ cold }) => {
       const forbidden = new ApiStatusError({ code: 403, reason: 'Forbidden', message: 'pods is forbidden' });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import type { SchedulerAction, SchedulerLike } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { leaderElection, type LeaderElector } from '../../lib/leaderelection/leaderElection.js';
 import type { LeaderElectionConfig } from '../../lib/leaderelection/leaderElectionConfig.js';
@@ -79,6 +80,27 @@ describe('leaderElection on virtual time (client-go semantics, in-memory lock)',
       ts.flush();
       const takeover = store.writes.find((w) => w.client === 'b')!;
       expect(takeover.record).toEqual({ holderIdentity: 'b', leaseDurationSeconds: 15, acquireTime: 18001, renewTime: 18001, leaderTransitions: 1 });
+    });
+  });
+
+  it('lose, with a wall clock stepped back 1 ms meanwhile: the renew deadline timer still ends the term when it fires', () => {
+    const ts = newScheduler();
+    ts.run(({ expectObservable }) => {
+      const store = memoryLeaseStore({ scheduler: ts });
+      // Date.now() can lag the timers' monotonic clock (an NTP step back): from 5000 on, this
+      // clock reads 1 ms behind the timers. The deadline timer fires at 12000 while now() says 11999.
+      const stepped: SchedulerLike = {
+        now: () => ts.now() - (ts.now() >= 5000 ? 1 : 0),
+        schedule: ((work: (this: SchedulerAction<unknown>, state?: unknown) => void, delay?: number, state?: unknown) =>
+          ts.schedule(work, delay, state)) as SchedulerLike['schedule'],
+      };
+      const a = leaderElection({ lock: store.lock('a'), identity: 'a', scheduler: stepped, random: () => 0 });
+      ts.schedule(() => a.start(), 0);
+      ts.schedule(() => store.partition('a'), 3000); // a's renewals from 4000 on hang
+      ts.schedule(() => void a.stop(), 20_000);
+      // a renewed at 0 and 2000; deadline 2000 + 10000 = 12000 (before, the step found 11999 < 12000
+      // and nothing armed the deadline again: a led until stopped).
+      expectObservable(a.leading$).toBe('t 11999ms f 7999ms |', bool);
     });
   });
 

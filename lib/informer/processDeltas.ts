@@ -97,7 +97,6 @@ export function processDeltas<T extends KubeObject>(
   return { notifications, keys, resyncs, errors, synced: batch.synced, resync: false };
 }
 
-/** The error to report: which index threw is found again by asking each one (error path only). */
 /**
  * Whether an update is a resync, for the handlers due one only (I3): a `Sync`, or an unchanged
  * resource version. Without any (hand-made objects) only a relist's item counts as unchanged, as in
@@ -111,6 +110,7 @@ function isResync<T extends KubeObject>(type: DeltaType, old: T, obj: T): boolea
   return type === DeltaType.Replaced || (rv !== undefined && rv !== '');
 }
 
+/** The error to report: which index threw is found again by asking each one (error path only). */
 function indexFunctionError<T>(
   resource: string,
   indexers: Indexers<T>,

@@ -66,14 +66,6 @@ export interface NotificationObserver<T> extends Partial<Omit<Observer<Notificat
 }
 
 /**
- * Whether a handler is an Observer (has `next`) rather than an object of callbacks.
- *
- * @example
- * ```ts
- * isNotificationObserver({ next: () => {} }); // true
- * ```
- */
-/**
  * Throws {@link InformerConfigError} unless `handler` is an object whose `add`, `update`,
  * `delete` (or Observer `next`, `error`, `complete`) are functions where present: a handler that
  * could never be called is refused when added, not found out at the first notification.
@@ -96,6 +88,14 @@ export function checkEventHandler(handler: unknown): void {
   }
 }
 
+/**
+ * Whether a handler is an Observer (has `next`) rather than an object of callbacks.
+ *
+ * @example
+ * ```ts
+ * isNotificationObserver({ next: () => {} }); // true
+ * ```
+ */
 export function isNotificationObserver<T>(handler: EventHandler<T>): handler is NotificationObserver<T> {
   return typeof (handler as Partial<NotificationObserver<T>>).next === 'function';
 }

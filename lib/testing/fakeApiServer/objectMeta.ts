@@ -1,3 +1,4 @@
+import { labelKeyProblem, labelValueProblem } from '../../labels/labelRequirement.js';
 import type { ResourceType } from './resources.js';
 import { badRequest, invalid, type FieldError, type StatusError } from './status.js';
 
@@ -8,8 +9,6 @@ import { badRequest, invalid, type FieldError, type StatusError } from './status
 const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
 const SUBDOMAIN_TEXT =
@@ -18,10 +17,6 @@ const LABEL_1123_TEXT =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const LABEL_1035_TEXT =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
-const QUALIFIED_NAME_TEXT =
-  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-const LABEL_VALUE_TEXT =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 /** The JSON type a Go decoder names in its error ("cannot unmarshal number into ..."). */
 function jsonKind(v: unknown): string {
@@ -90,18 +85,6 @@ function nameProblem(type: ResourceType, name: string): string | undefined {
   return SUBDOMAIN.test(name) ? undefined : SUBDOMAIN_TEXT;
 }
 
-function qualifiedNameProblem(key: string): string | undefined {
-  const slash = key.lastIndexOf('/');
-  const [prefix, name] = slash < 0 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
-  if (prefix !== undefined) {
-    if (prefix === '') return 'prefix part must be non-empty';
-    if (prefix.length > 253 || !SUBDOMAIN.test(prefix)) return `prefix part ${SUBDOMAIN_TEXT}`;
-  }
-  if (name === '') return 'name part must be non-empty';
-  if (name.length > 63) return 'name part must be no more than 63 characters';
-  return QUALIFIED_NAME.test(name) ? undefined : QUALIFIED_NAME_TEXT;
-}
-
 /**
  * apimachinery's `ValidateObjectMeta`, for what the fake server keeps: the name's format (checked
  * on create: `name` is the given or generated one, `generated` says which), label keys and values,
@@ -125,15 +108,16 @@ export function validateObjectMeta(
     errors.push({ field, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(value)}: ${nameProblemText}` });
   }
   for (const [key, value] of Object.entries((meta.labels ?? {}) as Record<string, string | null>)) {
-    const keyProblem = qualifiedNameProblem(key);
+    // The label rules of the selector parser (one definition of a qualified name and a label value).
+    const keyProblem = labelKeyProblem(key);
     if (keyProblem !== undefined) errors.push({ field: 'metadata.labels', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(key)}: ${keyProblem}` });
     const v = value ?? '';
-    if (v.length > 63) errors.push({ field: 'metadata.labels', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: must be no more than 63 characters` });
-    else if (!LABEL_VALUE.test(v)) errors.push({ field: 'metadata.labels', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: ${LABEL_VALUE_TEXT}` });
+    const valueProblem = labelValueProblem(v);
+    if (valueProblem !== undefined) errors.push({ field: 'metadata.labels', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(v)}: ${valueProblem}` });
   }
   let annotationBytes = 0;
   for (const [key, value] of Object.entries((meta.annotations ?? {}) as Record<string, string | null>)) {
-    const keyProblem = qualifiedNameProblem(key.toLowerCase());
+    const keyProblem = labelKeyProblem(key.toLowerCase());
     if (keyProblem !== undefined) errors.push({ field: 'metadata.annotations', type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(key)}: ${keyProblem}` });
     annotationBytes += key.length + (value ?? '').length;
   }

@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Lease } from '../leaderelection/leaseLock.js';
-import { maxTimerDelayMs } from '../operators/longTimer.js';
+import { longTimer } from '../operators/longTimer.js';
 import { liveMembers, nextMemberExpiry, observeMembers, type MemberObservations } from './memberObservations.js';
 
 /**
@@ -25,9 +25,9 @@ export function trackLiveMembers(scheduler: SchedulerLike = asyncScheduler): Ope
       let obs: MemberObservations = new Map();
       let last: string | undefined;
       let expiry: Subscription | undefined;
-      // `due`: the expiry an exact timer was armed for. Its time has come even when now() says a
-      // hair less (fractional virtual time), else the member would stay live and the timer re-arm
-      // at the same instant for ever.
+      // `due`: the expiry the timer was armed for. Its time has come even when now() says a hair
+      // less (fractional virtual time), else the member would stay live and the timer re-arm at
+      // the same instant for ever.
       const evaluate = (due = -Infinity): void => {
         const now = Math.max(scheduler.now(), due);
         const live = liveMembers(obs, now);
@@ -38,13 +38,8 @@ export function trackLiveMembers(scheduler: SchedulerLike = asyncScheduler): Ope
         }
         expiry?.unsubscribe();
         const at = nextMemberExpiry(obs, now);
-        if (at === undefined) {
-          expiry = undefined;
-          return;
-        }
-        // At most the timer limit ahead (a longer timer fires after 1 ms): then evaluate() looks again.
-        const exact = at - now <= maxTimerDelayMs;
-        expiry = scheduler.schedule(() => evaluate(exact ? at : undefined), exact ? at - now : maxTimerDelayMs);
+        // longTimer: an expiry further off than a JavaScript timer holds is still waited out whole.
+        expiry = at === undefined ? undefined : longTimer(at - now, scheduler).subscribe(() => evaluate(at));
       };
       const sub = source.subscribe({
         next: (leases) => {

@@ -309,18 +309,21 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
     if (shutdown) throw new QueueShutDownError(name, key);
   };
 
+  // A number of milliseconds (0 or less: now; Infinity: never), or an InvalidDelayError.
+  const checkedDelay = (key: T, delay: unknown, source: string): number => {
+    if (typeof delay !== 'number' || Number.isNaN(delay)) throw new InvalidDelayError(name, key, delay, source);
+    return delay;
+  };
+
   const queue: WorkQueue<T> = {
     name,
     metrics$: metrics.asObservable(),
     add(key, addOptions = {}) {
       assertOpen(key);
       const priority = addOptions.priority ?? 0;
-      let delay = addOptions.after ?? 0;
-      if (typeof delay !== 'number' || Number.isNaN(delay)) throw new InvalidDelayError(name, key, delay);
+      let delay = checkedDelay(key, addOptions.after ?? 0, 'addAfter');
       if (addOptions.rateLimited) {
-        const limited = limiter.when(key, now());
-        if (typeof limited !== 'number' || Number.isNaN(limited)) throw new InvalidDelayError(name, key, limited, 'its rate limiter');
-        delay = Math.max(delay, limited);
+        delay = Math.max(delay, checkedDelay(key, limiter.when(key, now()), 'its rate limiter'));
         retriesTotal++;
         metrics.next({ type: 'retry' });
       }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { NEVER, of, take, type SchedulerAction, type Subscription } from 'rxjs';
-import { VirtualAction, VirtualTimeScheduler } from 'rxjs';
+import { NEVER, of, take } from 'rxjs';
 import { informer } from '../../lib/informer/informer.js';
 import type { ListWatch } from '../../lib/listwatch/listWatch.js';
 import { listPage } from '../../lib/testing/marbles.js';
@@ -8,33 +7,12 @@ import { longInterval, longTimer, maxTimerDelayMs } from '../../lib/operators/lo
 import { workQueue } from '../../lib/workqueue/workQueue.js';
 import { InvalidDelayError } from '../../lib/workqueue/workQueueError.js';
 import { pod, type Pod } from '../informer/support.js';
+import { RecordingScheduler } from './recordingScheduler.js';
 
 const DAY = 86_400_000;
 
-/**
- * Virtual time that records every delay handed to `schedule`: a real timer given more than
- * maxTimerDelayMs fires after 1 ms (Node warns, browsers do not), so none may be asked for.
- */
-class RecordingScheduler extends VirtualTimeScheduler {
-  readonly delays: number[] = [];
-  constructor() {
-    super(VirtualAction, Infinity);
-  }
-  override schedule<S>(work: (this: SchedulerAction<S>, state?: S) => void, delay = 0, state?: S): Subscription {
-    // A timer re-armed at the same instant for ever would hang the test instead of failing it.
-    if (this.delays.length > 2_000_000) throw new Error('runaway: more than 2,000,000 timers');
-    this.delays.push(delay);
-    return super.schedule(work, delay, state);
-  }
-  /** Runs what is due up to `ms`, then stops the clock there. */
-  advanceTo(ms: number): void {
-    this.maxFrames = ms;
-    this.flush();
-  }
-  longestDelay(): number {
-    return this.delays.reduce((a, b) => Math.max(a, b), 0);
-  }
-}
+// A real timer given more than maxTimerDelayMs fires after 1 ms (Node warns, browsers do not), so
+// no test here may see one asked for.
 
 describe('timers longer than a JavaScript timer can hold (2^31-1 ms, about 24.8 days)', () => {
   it('longTimer fires once at the exact virtual time, in steps no timer overflows; Infinity never fires', () => {

@@ -1,6 +1,7 @@
 import {
   asyncScheduler,
   BehaviorSubject,
+  defer,
   distinctUntilChanged,
   filter,
   firstValueFrom,
@@ -149,7 +150,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
           };
   };
 
-  const dispatch = (input: ElectorInput): void => {
+  const apply = (input: ElectorInput): void => {
     const prev = state$.value;
     if (prev.phase === 'stopped') return;
     const { state, command } = electorStep(prev, input, t);
@@ -158,9 +159,25 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     pending = undefined;
     old?.unsubscribe();
     commit(prev, state);
-    // A callback that stopped the elector has already moved it on.
-    if (state$.value !== state) return;
     run(command, state);
+  };
+
+  // Inputs that arrive while one is being applied (a leading$ subscriber or a callback that calls
+  // stop(), a lock that answers synchronously) wait for it to finish: applied in the middle of a
+  // commit, a stop would be followed by the rest of the older transition (its onStartedLeading, a
+  // renew deadline armed for a stopped elector).
+  const queued: ElectorInput[] = [];
+  let applying = false;
+  const dispatch = (input: ElectorInput): void => {
+    queued.push(input);
+    if (applying) return;
+    applying = true;
+    try {
+      for (let next = queued.shift(); next !== undefined; next = queued.shift()) apply(next);
+    } finally {
+      applying = false;
+      queued.length = 0;
+    }
   };
 
   const run = (command: ElectorCommand, state: ElectorState): void => {
@@ -183,15 +200,17 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
         break;
       }
       case 'get':
-        sub = lock.get().subscribe({
+        // defer: a lock that throws instead of erroring fails this attempt, not the timer that ran it.
+        sub = defer(() => lock.get()).subscribe({
           next: (lease) => current() && dispatch({ type: 'got', now: scheduler.now(), lease }),
           error: fail,
         });
         break;
       case 'create':
       case 'update': {
-        const write$: Observable<VersionedRecord> =
-          command.type === 'create' ? lock.create(command.record) : lock.update(command.record, command.resourceVersion);
+        const write$: Observable<VersionedRecord> = defer(() =>
+          command.type === 'create' ? lock.create(command.record) : lock.update(command.record, command.resourceVersion),
+        );
         sub = write$.subscribe({ next: (lease) => current() && dispatch({ type: 'wrote', now: scheduler.now(), lease }), error: fail });
         break;
       }

@@ -82,8 +82,10 @@ export interface ElectorTimings {
 
 /**
  * Applies the defaults and client-go's validation (`NewLeaderElector`): leaseDuration >
- * renewDeadline > 1.2 x retryPeriod, all > 0, a non-empty identity; and, beyond client-go, the
- * leaseDuration written (whole seconds) must still exceed renewDeadline.
+ * renewDeadline > 1.2 x retryPeriod, all > 0, a non-empty identity, a lock; and, beyond client-go,
+ * the leaseDuration written (whole seconds) must still exceed renewDeadline, and the lock must be a
+ * {@link ResourceLock} (so plain JavaScript that passes something else fails here, not at the
+ * first attempt).
  *
  * @throws {LeaderElectionConfigError} naming the option at fault.
  *
@@ -93,6 +95,10 @@ export interface ElectorTimings {
  * ```
  */
 export function validateLeaderElectionConfig(config: LeaderElectionConfig): ElectorTimings {
+  if (typeof config !== 'object' || config === null) {
+    throw new LeaderElectionConfigError('config', `the config must be an object with a lock and an identity (got ${String(config)})`);
+  }
+  checkLock(config.lock);
   const leaseDuration = config.leaseDuration ?? 15_000;
   const renewDeadline = config.renewDeadline ?? 10_000;
   const retryPeriod = config.retryPeriod ?? 2_000;
@@ -127,6 +133,22 @@ export function validateLeaderElectionConfig(config: LeaderElectionConfig): Elec
     throw new LeaderElectionConfigError('identity', 'identity must be a non-empty string, unique per replica (e.g. the pod name)');
   }
   return { identity: config.identity, leaseDuration, renewDeadline, retryPeriod, releaseOnCancel: config.releaseOnCancel ?? false };
+}
+
+/** client-go's "Lock must not be nil", and the methods the elector calls. */
+function checkLock(lock: unknown): void {
+  const methods = ['get', 'create', 'update', 'describe'] as const;
+  const missing =
+    typeof lock === 'object' && lock !== null
+      ? methods.filter((m) => typeof (lock as Record<string, unknown>)[m] !== 'function')
+      : methods;
+  if (missing.length === 0) return;
+  throw new LeaderElectionConfigError(
+    'lock',
+    lock === undefined || lock === null
+      ? 'lock is required (e.g. leaseLock(kubeConfig, namespace, name))'
+      : `lock must be a ResourceLock such as leaseLock(kubeConfig, namespace, name); it has no ${missing.join(', ')} method`,
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { RxkubeError } from '../errors.js';
  * ```
  */
 export class LeaderElectionConfigError extends RxkubeError {
-  /** The option at fault: `leaseDuration`, `renewDeadline`, `retryPeriod` or `identity`. */
+  /** The option at fault: `config`, `lock`, `leaseDuration`, `renewDeadline`, `retryPeriod` or `identity`. */
   readonly field: string;
 
   constructor(field: string, message: string) {
@@ -64,6 +64,32 @@ export class LeaderElectionError extends RxkubeError {
       ? `the ${operation} callback threw; the elector went on: ${reason}`
       : `leader election ${operation} of lease ${lock} failed; retrying: ${reason}`;
     super('LeaderElectionError', message, { cause });
+    this.operation = operation;
+  }
+}
+
+/**
+ * The workers run by {@link runWhileLeading} failed to start or to stop: `start()` threw, or
+ * `stop()` threw, rejected or returned no Promise. A failed start gives up leadership (the elector
+ * is stopped, releasing the Lease when configured to), so that a replica that can do the work
+ * takes over; a failed stop is reported and leadership is followed as before.
+ *
+ * @example
+ * ```ts
+ * run.errors$.subscribe((e: LeaderWorkersError) => console.error(e.operation, e.message));
+ * ```
+ */
+export class LeaderWorkersError extends RxkubeError {
+  /** `start` or `stop`. */
+  readonly operation: 'start' | 'stop';
+
+  constructor(operation: 'start' | 'stop', cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const message =
+      operation === 'start'
+        ? `the workers failed to start on leadership, so this replica gives up the lease: ${reason}`
+        : `the workers failed to stop on losing leadership: ${reason}`;
+    super('LeaderWorkersError', message, { cause });
     this.operation = operation;
   }
 }

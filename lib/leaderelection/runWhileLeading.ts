@@ -1,5 +1,7 @@
-import { catchError, concatMap, defer, distinctUntilChanged, from, of, type Subscription } from 'rxjs';
+import { concatMap, defer, distinctUntilChanged, EMPTY, from, Subject, type Observable, type Subscription } from 'rxjs';
+import type { RxkubeError } from '../errors.js';
 import type { LeaderElector } from './leaderElection.js';
+import { LeaderWorkersError } from './leaderElectionErrors.js';
 
 /**
  * What leader election needs of a controller: start taking work, and stop taking it with a
@@ -26,8 +28,17 @@ export interface Workers {
  * ```
  */
 export interface LeaderRun {
-  /** Stops the workers (drained), then the elector (releasing the Lease when configured to). */
+  /**
+   * Stops the workers (drained), then the elector (releasing the Lease when configured to). The
+   * elector stops even if the workers' stop fails; the returned Promise then rejects with that failure.
+   */
   stop(): Promise<void>;
+  /**
+   * The workers' failures, as {@link LeaderWorkersError}s: a `start()` that threw (leadership is
+   * then given up: the elector is stopped) and a `stop()` that threw or rejected. Completes when
+   * the run stops.
+   */
+  readonly errors$: Observable<RxkubeError>;
 }
 
 /**
@@ -37,6 +48,10 @@ export interface LeaderRun {
  * informers first: they warm up (list, watch, fill the cache) before leadership, and a new leader
  * starts reconciling from a full cache. `stop()` drains the workers BEFORE the elector releases,
  * so that the next leader never runs alongside this one's last reconciles.
+ *
+ * Failures are reported on `errors$` as {@link LeaderWorkersError}s, never thrown. A `start()`
+ * that throws gives up leadership: the elector is stopped (releasing the Lease when configured to),
+ * so that another replica can lead. A `stop()` that throws or rejects counts as stopped.
  *
  * ```text
  * leading$: f----t---------f-----t----
@@ -52,34 +67,54 @@ export interface LeaderRun {
  */
 export function runWhileLeading(elector: LeaderElector, workers: Workers): LeaderRun {
   let running = false;
+  const errors = new Subject<RxkubeError>();
+  // A failing stop (a throw, a rejection) is reported; leadership goes on being followed.
+  const stopWorkers = (): Observable<void> =>
+    defer(async () => {
+      try {
+        await workers.stop();
+      } catch (e) {
+        errors.next(new LeaderWorkersError('stop', e));
+      }
+    });
+  const follow = (leading: boolean): Observable<unknown> => {
+    if (leading && !running) {
+      try {
+        workers.start();
+        running = true;
+      } catch (e) {
+        // Workers that cannot start must not hold the lease: another replica may be able to.
+        errors.next(new LeaderWorkersError('start', e));
+        // The elector reports its own failures (on its errors$).
+        return from(elector.stop().catch(() => undefined));
+      }
+    }
+    if (!leading && running) {
+      running = false;
+      return stopWorkers();
+    }
+    return EMPTY;
+  };
   const sub: Subscription = elector.leading$
     .pipe(
       distinctUntilChanged(),
-      concatMap((leading) =>
-        defer(() => {
-          if (leading && !running) {
-            running = true;
-            workers.start();
-            return from([undefined]);
-          }
-          if (!leading && running) {
-            running = false;
-            // A failing stop is the workers' to report; leadership goes on being followed.
-            return from(workers.stop()).pipe(catchError(() => of(undefined)));
-          }
-          return from([undefined]);
-        }),
-      ),
+      concatMap((leading) => defer(() => follow(leading))),
     )
     .subscribe();
   return {
+    errors$: errors.asObservable(),
     async stop() {
       sub.unsubscribe();
-      if (running) {
-        running = false;
-        await workers.stop();
+      try {
+        if (running) {
+          running = false;
+          await workers.stop();
+        }
+      } finally {
+        // Released even when the workers' stop failed (that failure is the caller's to see).
+        await elector.stop();
+        errors.complete();
       }
-      await elector.stop();
     },
   };
 }

@@ -202,4 +202,54 @@ describe('leaderElection on virtual time (client-go semantics, in-memory lock)',
       ]);
     });
   });
+  it('a lock whose get throws instead of erroring is reported on errors$ and retried, never thrown out of a timer', () => {
+    const ts = newScheduler();
+    ts.run(({ expectObservable }) => {
+      const store = memoryLeaseStore({ scheduler: ts });
+      const inner = store.lock('a');
+      let throwing = 2;
+      const thrower = <R>(call: () => R): R => {
+        if (throwing > 0) {
+          throwing--;
+          throw new TypeError('lock bug');
+        }
+        return call();
+      };
+      const a = elector(ts, store, 'a', {
+        lock: { ...inner, get: () => thrower(() => inner.get()) },
+      });
+      ts.schedule(() => a.start(), 0);
+      ts.schedule(() => void a.stop(), 10_000);
+      // Two failed gets (at 0 and after one retryPeriod), then the create at 4 s leads.
+      expectObservable(a.leading$).toBe('f 3999ms t 5999ms (f|)', bool);
+      ts.flush();
+      expect(a.errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/get of lease .* failed; retrying: lock bug/),
+        expect.stringMatching(/get of lease .* failed; retrying: lock bug/),
+      ]);
+    });
+  });
+  it('a leading$ subscriber that stops the elector at once: the term starts, then ends, in that order, and its signal aborts', () => {
+    const ts = newScheduler();
+    ts.run(() => {
+      const store = memoryLeaseStore({ scheduler: ts });
+      const log: string[] = [];
+      let signal: AbortSignal | undefined;
+      const a = elector(ts, store, 'a', {
+        onStartedLeading: (s) => {
+          signal = s;
+          log.push('started');
+        },
+        onStoppedLeading: () => log.push('stopped'),
+      });
+      a.leading$.subscribe((leading) => leading && void a.stop());
+      ts.schedule(() => a.start(), 0);
+      ts.flush();
+      // Before: the stop ran inside the commit of leadership, so onStoppedLeading came first and
+      // onStartedLeading after it, with a signal that never aborted.
+      expect(log).toEqual(['started', 'stopped']);
+      expect(signal?.aborted).toBe(true);
+      expect(a.isLeader()).toBe(false);
+    });
+  });
 });

@@ -38,6 +38,29 @@ describe('leader election config (client-go validation)', () => {
     expect((thrown as Error).message).toMatch(message);
   });
 
+  it.each([
+    ['no lock', { identity: 'a' }, /lock is required/],
+    ['a null lock', { identity: 'a', lock: null }, /lock is required/],
+    ['an object that is not a lock', { identity: 'a', lock: {} }, /it has no get, create, update, describe method/],
+    ['a lock without update', { identity: 'a', lock: { ...lock, update: undefined } }, /it has no update method/],
+  ])('%s is refused at once with a LeaderElectionConfigError naming the lock', (_name, bad, message) => {
+    // Plain JavaScript: before, the elector started and its first attempt threw a TypeError.
+    const build = (): unknown => leaderElection(bad as unknown as Parameters<typeof leaderElection>[0]);
+    expect(build).toThrow(LeaderElectionConfigError);
+    expect(build).toThrow(message);
+    try {
+      build();
+    } catch (e) {
+      expect((e as LeaderElectionConfigError).field).toBe('lock');
+    }
+  });
+
+  it('no config at all is a LeaderElectionConfigError, not a TypeError', () => {
+    const build = (): unknown => leaderElection(undefined as unknown as Parameters<typeof leaderElection>[0]);
+    expect(build).toThrow(LeaderElectionConfigError);
+    expect(build).toThrow(/the config must be an object/);
+  });
+
   it('candidates wait retryPeriod x (1 + 1.2 x random) between attempts; a leader renews every retryPeriod exactly', () => {
     const ts = new TestScheduler((a, b) => expect(a).toEqual(b));
     ts.run(() => {

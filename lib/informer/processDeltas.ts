@@ -2,7 +2,7 @@ import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import { DeltaType } from '../fifo/delta.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
-import { IndexFunctionError } from '../store/indexErrors.js';
+import { IndexFunctionError, InvalidIndexValuesError } from '../store/indexErrors.js';
 import type { Indexers } from '../store/indexers.js';
 import type { StoreWriter } from '../store/storeWriter.js';
 import {
@@ -118,6 +118,7 @@ function indexFunctionError<T>(
   objects: ReadonlyArray<unknown>,
   cause: unknown,
 ): IndexFunctionError {
+  if (cause instanceof InvalidIndexValuesError) return new IndexFunctionError(resource, cause.indexName, key, cause);
   for (const obj of objects) {
     if (obj === undefined || obj === null || obj instanceof DeletedFinalStateUnknown) continue;
     for (const [name, fn] of Object.entries(indexers)) {

@@ -80,11 +80,84 @@ export class IndexFunctionError extends RxkubeError {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       'IndexFunctionError',
-      `${resource}: ${what} threw on ${key} (${reason}); the change was not applied (the store keeps ` +
+      `${resource}: ${what} failed on ${key} (${reason}); the change was not applied (the store keeps ` +
         `the previous state of ${key}) and the informer goes on; fix the index function`,
       { cause },
     );
     this.indexName = indexName;
     this.key = key;
+  }
+}
+
+/**
+ * An index function returned something other than an array of strings (`undefined`, a bare
+ * string, numbers). client-go's `IndexFunc` returns `[]string`; taken as it was, a bare string
+ * would be filed character by character and a number would never match a string lookup. Thrown
+ * before anything is written, so the store is unchanged.
+ *
+ * @example
+ * ```ts
+ * createStore({ indexers: { byNode: (p) => p.spec.nodeName } }).add(pod); // throws: return [p.spec.nodeName]
+ * ```
+ */
+export class InvalidIndexValuesError extends RxkubeError {
+  /** The index whose function returned it. */
+  readonly indexName: string;
+
+  constructor(indexName: string, got: unknown) {
+    super(
+      'InvalidIndexValuesError',
+      `index function ${JSON.stringify(indexName)} returned ${describeValues(got)}; an index function must return an array of strings (e.g. [value], or [] for none)`,
+    );
+    this.indexName = indexName;
+  }
+}
+
+function describeValues(got: unknown): string {
+  const one = (v: unknown): string => (v === undefined || v === null ? String(v) : `${typeof v} ${String(v)}`);
+  if (Array.isArray(got)) return `an array holding ${one(got.find((v) => typeof v !== 'string'))}`;
+  if (typeof got === 'string') return `the string ${JSON.stringify(got)} instead of [${JSON.stringify(got)}]`;
+  return one(got);
+}
+
+/**
+ * An indexer given to `createStore`, `addIndexers` or an informer's `indexers` option is not a
+ * function (or the indexers are not an object). Thrown before anything is added.
+ *
+ * @example
+ * ```ts
+ * store.addIndexers({ byNode: 'spec.nodeName' }); // throws: give (p) => [p.spec.nodeName]
+ * ```
+ */
+export class InvalidIndexerError extends RxkubeError {
+  /** The index name at fault (`''` when the indexers themselves are not an object). */
+  readonly indexName: string;
+
+  constructor(indexName: string, got: unknown) {
+    const what = got === null ? 'null' : `${typeof got}${typeof got === 'function' ? '' : ` ${String(got)}`}`;
+    super(
+      'InvalidIndexerError',
+      indexName === ''
+        ? `indexers must be an object of index name -> index function (got ${what})`
+        : `indexer ${JSON.stringify(indexName)} is not a function (got ${what}); an indexer is (obj) => string[]`,
+    );
+    this.indexName = indexName;
+  }
+}
+
+/**
+ * Checks indexers before any is used: an object whose values are functions.
+ *
+ * @example
+ * ```ts
+ * checkIndexers({ byNode: (p: V1Pod) => [p.spec?.nodeName ?? ''] }); // fine
+ * ```
+ */
+export function checkIndexers(indexers: unknown): void {
+  if (typeof indexers !== 'object' || indexers === null || Array.isArray(indexers)) {
+    throw new InvalidIndexerError('', indexers);
+  }
+  for (const [name, fn] of Object.entries(indexers)) {
+    if (typeof fn !== 'function') throw new InvalidIndexerError(name, fn);
   }
 }

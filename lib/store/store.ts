@@ -2,7 +2,7 @@ import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.
 import type { KeyFunc } from '../meta/keys.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
 import type { KubeObject } from '../meta/kubeObject.js';
-import { IndexConflictError, IndexNotFoundError } from './indexErrors.js';
+import { checkIndexers, IndexConflictError, IndexNotFoundError } from './indexErrors.js';
 import type { IndexFunc, Indexers } from './indexers.js';
 import { metaNamespaceIndexFunc, NamespaceIndex } from './indexers.js';
 import { newOwner, PersistentMap } from './persistentMap.js';
@@ -14,6 +14,7 @@ import {
   draftUpsert,
   DraftTarget,
   EMPTY_INDEX,
+  indexValues,
   keyOf,
   type Draft,
   type Index,
@@ -173,7 +174,7 @@ export class Store<T> {
    */
   index(indexName: string, obj: T): T[] {
     const i = this.indexPosition(indexName);
-    const values = this.state.indexFuncs[i](obj);
+    const values = indexValues(indexName, this.state.indexFuncs[i], obj);
     if (values.length === 1) return this.byIndex(indexName, values[0]);
     const index = this.state.indices[i];
     const keys = new Set<string>();
@@ -227,13 +228,14 @@ export class Store<T> {
    * store already has throws {@link IndexConflictError} and adds nothing.
    */
   addIndexers(indexers: Indexers<T>): Store<T> {
+    checkIndexers(indexers);
     const names = Object.keys(indexers);
     const clash = names.filter((n) => this.state.indexNames.includes(n));
     if (clash.length > 0) throw new IndexConflictError(clash);
     if (names.length === 0) return this;
     const owner = newOwner();
     const funcs = names.map((n) => indexers[n]);
-    const built = funcs.map((fn) => buildIndex(this.state.items, fn, owner));
+    const built = funcs.map((fn, i) => buildIndex(this.state.items, names[i], fn, owner));
     return new Store({
       ...this.state,
       indexNames: [...this.state.indexNames, ...names],
@@ -322,6 +324,7 @@ export function createStore<T = KubeObject>(options: StoreOptions<T> = {}): Stor
   if (options.namespaceIndex !== false) {
     indexers[NamespaceIndex] = metaNamespaceIndexFunc as unknown as IndexFunc<T>;
   }
+  if (options.indexers !== undefined) checkIndexers(options.indexers);
   Object.assign(indexers, options.indexers);
   const names = Object.keys(indexers);
   return new Store<T>({

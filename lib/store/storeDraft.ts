@@ -1,6 +1,7 @@
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { deepFreeze } from './deepFreeze.js';
+import { InvalidIndexValuesError } from './indexErrors.js';
 import { metaNamespaceIndexFunc, type IndexFunc } from './indexers.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { PersistentMap } from './persistentMap.js';
@@ -68,11 +69,24 @@ export function indexMove(
   return index;
 }
 
+/**
+ * `fn(obj)`, checked to be an array of strings: anything else is an {@link InvalidIndexValuesError}
+ * thrown before the value is used, so a write stays all-or-nothing.
+ */
+export function indexValues<T>(name: string, fn: IndexFunc<T>, obj: T): ReadonlyArray<string> {
+  const values: unknown = fn(obj);
+  if (!Array.isArray(values)) throw new InvalidIndexValuesError(name, values);
+  for (let i = 0; i < values.length; i++) {
+    if (typeof values[i] !== 'string') throw new InvalidIndexValuesError(name, values);
+  }
+  return values as ReadonlyArray<string>;
+}
+
 /** Builds one index over every item: O(n). */
-export function buildIndex<T>(items: PersistentMap<T>, fn: IndexFunc<T>, owner: number): Index {
+export function buildIndex<T>(items: PersistentMap<T>, name: string, fn: IndexFunc<T>, owner: number): Index {
   let index = EMPTY_INDEX;
   items.forEach((obj, key) => {
-    for (const v of fn(obj)) index = indexAdd(index, v, key, owner);
+    for (const v of indexValues(name, fn, obj)) index = indexAdd(index, v, key, owner);
   });
   return index;
 }
@@ -124,11 +138,11 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
   if (n === 1 && funcs[0] === (metaNamespaceIndexFunc as unknown)) return upsertNamespaced(d, obj, owner, key);
   if (n === 1) {
     // One index: no arrays of value lists.
-    const after = funcs[0](obj);
+    const after = indexValues(d.indexNames[0], funcs[0], obj);
     const items = d.items.set(key, obj, owner);
     const old = PersistentMap.replacedValue<T>();
     if (old === obj) return old;
-    const before = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[0], owner);
+    const before = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, 0, owner);
     d.items = items;
     d.changed = true;
     d.indices[0] = indexMove(d.indices[0], key, before, after, owner);
@@ -136,12 +150,12 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
   }
   const before = new Array<ReadonlyArray<string>>(n);
   const after = new Array<ReadonlyArray<string>>(n);
-  for (let i = 0; i < n; i++) after[i] = funcs[i](obj);
+  for (let i = 0; i < n; i++) after[i] = indexValues(d.indexNames[i], funcs[i], obj);
   const items = d.items.set(key, obj, owner);
   const old = PersistentMap.replacedValue<T>();
   if (old === obj) return old;
   for (let i = 0; i < n; i++)
-    before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, funcs[i], owner);
+    before[i] = old === undefined ? NO_VALUES : valuesOrRestore(d, items, key, old, i, owner);
   d.items = items;
   d.changed = true;
   for (let i = 0; i < n; i++) d.indices[i] = indexMove(d.indices[i], key, before[i], after[i], owner);
@@ -172,8 +186,8 @@ function upsertNamespaced<T>(d: Draft<T>, obj: T, owner: number, key: string): T
 }
 
 /**
- * `fn(old)`. If it throws (an index function that failed on an object it indexed before), `key` gets
- * `old` back in the draft (a batch may have edited its own nodes in place, so dropping `items` is
+ * Index `i`'s values of `old`. If its function throws (an index function that failed on an object it
+ * indexed before) or returns no array of strings, `key` gets `old` back in the draft (a batch may have edited its own nodes in place, so dropping `items` is
  * not enough) and the error goes on.
  */
 export function valuesOrRestore<T>(
@@ -181,11 +195,11 @@ export function valuesOrRestore<T>(
   items: PersistentMap<T>,
   key: string,
   old: T,
-  fn: IndexFunc<T>,
+  i: number,
   owner: number,
 ): ReadonlyArray<string> {
   try {
-    return fn(old);
+    return indexValues(d.indexNames[i], d.indexFuncs[i], old);
   } catch (e) {
     d.items = items.set(key, old, owner);
     throw e;
@@ -198,7 +212,7 @@ export function draftDeleteKey<T>(d: Draft<T>, key: string, owner: number): T | 
   if (old === undefined) return undefined;
   const funcs = d.indexFuncs;
   const before = new Array<ReadonlyArray<string>>(funcs.length);
-  for (let i = 0; i < funcs.length; i++) before[i] = funcs[i](old);
+  for (let i = 0; i < funcs.length; i++) before[i] = indexValues(d.indexNames[i], funcs[i], old);
   d.items = d.items.delete(key, owner);
   d.changed = true;
   for (let i = 0; i < funcs.length; i++)
@@ -215,7 +229,7 @@ export function draftReplace<T>(
 ): void {
   let next = PersistentMap.empty<T>();
   for (const obj of items) next = next.set(d.keyFunc(obj), d.freeze ? deepFreeze(obj) : obj, owner);
-  const built = d.indexFuncs.map((fn) => buildIndex(next, fn, owner));
+  const built = d.indexFuncs.map((fn, i) => buildIndex(next, d.indexNames[i], fn, owner));
   d.items = next;
   d.changed = true;
   for (let i = 0; i < built.length; i++) d.indices[i] = built[i];

@@ -114,6 +114,31 @@ describe('informer: a throwing index function (S8)', () => {
       });
     });
   });
+  it('an index function that returns no array (undefined here) is the same: reported, nothing of the object stored, not half-indexed', () => {
+    testScheduler().run(({ cold }) => {
+      const onlyOk = (p: Pod): ReadonlyArray<string> =>
+        (p.metadata.labels?.ok ? ['v'] : undefined) as unknown as ReadonlyArray<string>;
+      const good = pod('c', '1', { metadata: { name: 'c', namespace: 'ns', resourceVersion: '1', labels: { ok: 'y' } } });
+      const lw = fakeListWatch<Pod>({ lists: [cold('-(p|)', { p: listPage([pod('b', '1'), good], '1') })], watches: [cold('-')] });
+      const inf = informer(lw, { ...fast, indexers: { onlyOk } });
+      const errors: RxkubeError[] = [];
+      inf.errors$.subscribe((e) => errors.push(e));
+      const adds: string[] = [];
+      inf.addEventHandler({ add: (p) => void adds.push(p.metadata.name) });
+      inf.start();
+      stopAt(inf, 5);
+      at(3, () => {
+        // Before: ns/b was stored and in the namespace index, missing from onlyOk, and never notified.
+        expect(inf.listKeys()).toEqual(['ns/c']);
+        expect(inf.byIndex('namespace', 'ns').map((p) => p.metadata.name)).toEqual(['c']);
+        expect(adds).toEqual(['c']);
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toBeInstanceOf(IndexFunctionError);
+        expect([(errors[0] as IndexFunctionError).indexName, (errors[0] as IndexFunctionError).key]).toEqual(['onlyOk', 'ns/b']);
+        expect(errors[0].message).toMatch(/returned undefined; an index function must return an array of strings/);
+      });
+    });
+  });
 });
 
 describe('informer: snapshots handed out never change (S1), while its own reads follow each event', () => {

@@ -123,7 +123,7 @@ export class HandlerError extends RxkubeError {
     const who = handlerName ? `handler ${JSON.stringify(handlerName)}` : 'a handler';
     super(
       'HandlerError',
-      `${who} failed on a ${notification.type} notification; skipped it and went on: ${describeHandlerCause(cause)}`,
+      `${who} failed on a ${notification.type} notification; skipped it and went on: ${causeMessage(cause)}`,
       { cause },
     );
     this.notification = notification;
@@ -191,11 +191,23 @@ export class InformerConfigError extends RxkubeError {
   }
 }
 
-function describeHandlerCause(err: unknown): string {
-  if (err instanceof Error) return err.message;
+/**
+ * The message of whatever was thrown, for an error that wraps it: an Error's message, else its
+ * string form. Never throws, even for a thrown value that has no string form
+ * (`Object.create(null)`).
+ *
+ * @example
+ * ```ts
+ * causeMessage(new Error('boom')); // 'boom'
+ * causeMessage('boom');            // 'boom'
+ * causeMessage(Object.create(null)); // '[object Object]'
+ * ```
+ */
+export function causeMessage(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
   try {
-    return String(err);
+    return String(cause);
   } catch {
-    return 'unprintable error';
+    return Object.prototype.toString.call(cause);
   }
 }

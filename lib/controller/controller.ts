@@ -17,6 +17,7 @@ import { longTimer } from '../operators/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
 import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError } from './controllerErrors.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
+import { checkControllerOptions } from './checkControllerOptions.js';
 import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
 import type { Controller, ControllerError, ControllerOptions } from './controllerOptions.js';
 import {
@@ -29,9 +30,18 @@ import {
 // The options and the interface live in controllerOptions.ts; exported from here too.
 export type { Controller, ControllerError, ControllerOptions, ForInformer } from './controllerOptions.js';
 
+/**
+ * A worker's state: `idle` (workers off), `waiting` for the queue to hand it a key, or `busy`
+ * reconciling one. Only an idle worker may start waiting: a busy one takes its next key itself.
+ */
+type SlotState = { readonly kind: 'idle' } | { readonly kind: 'waiting'; readonly sub: Subscription } | { readonly kind: 'busy' };
+
 interface Slot {
-  waiting: Subscription | undefined;
+  state: SlotState;
 }
+
+const IDLE_SLOT: SlotState = { kind: 'idle' };
+const BUSY_SLOT: SlotState = { kind: 'busy' };
 
 /**
  * A controller (controller-runtime's `Controller`, kube-rs' `Controller`): changes of the primary
@@ -64,15 +74,7 @@ interface Slot {
  */
 export function controller<T extends KubeObject>(options: ControllerOptions<T>): Controller {
   const name = options?.name ?? 'controller';
-  // Checked here, not met as a TypeError at start(): plain JavaScript has no compiler to say it.
-  const informerLike = (v: unknown): boolean =>
-    typeof v === 'object' && v !== null && ['addEventHandler', 'getByKey', 'listKeys'].every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
-  if (!informerLike(options?.for)) {
-    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: options.for must be the informer of the primary objects (addEventHandler, getByKey, listKeys), got ${String(options?.for)}`);
-  }
-  if (typeof options.reconcile !== 'function') {
-    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: options.reconcile must be a function (key, ctx) => result, got ${String(options.reconcile)}`);
-  }
+  const concurrency = checkControllerOptions(name, options);
   const sources: TriggerSource[] = [
     ...(options.owns ?? []).map((o) => ('keysOf' in o ? o : owned(o))),
     ...(options.watches ?? []),
@@ -81,10 +83,6 @@ export function controller<T extends KubeObject>(options: ControllerOptions<T>):
     throw new ControllerConfigError(
       `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
     );
-  }
-  const concurrency = options.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: concurrency must be a whole number >= 1, got ${concurrency}`);
   }
   return new ControllerRun(name, options, sources, concurrency);
 }
@@ -122,7 +120,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
     this.status$ = this.statusSubject.asObservable();
     this.errors$ = this.errors.asObservable();
     this.metrics$ = this.metrics.asObservable();
-    this.slots = Array.from({ length: concurrency }, () => ({ waiting: undefined }));
+    this.slots = Array.from({ length: concurrency }, () => ({ state: IDLE_SLOT }));
     this.keyFilter = options.keyFilter$ === undefined ? () => true : () => false;
   }
 
@@ -246,25 +244,27 @@ class ControllerRun<T extends KubeObject> implements Controller {
     const status = this.leading ? 'running' : 'standby';
     if (this.synced && this.status() !== status) this.statusSubject.next(status);
     for (const slot of this.slots) {
-      if (this.workersOn() && slot.waiting === undefined) this.takeNext(slot);
-      else if (!this.workersOn()) {
-        slot.waiting?.unsubscribe();
-        slot.waiting = undefined;
+      // A busy worker is left alone either way: it takes its next key (or not) when it finishes.
+      if (this.workersOn() && slot.state.kind === 'idle') this.takeNext(slot);
+      else if (!this.workersOn() && slot.state.kind === 'waiting') {
+        slot.state.sub.unsubscribe();
+        slot.state = IDLE_SLOT;
       }
     }
   }
 
-  // A worker: waits for a key, reconciles it, and takes the next. A busy worker has no `waiting`
-  // subscription; get$ hands keys out in a loop, so synchronous reconciles do not recurse.
+  // A worker: waits for a key, reconciles it, and takes the next. get$ hands keys out in a loop,
+  // so synchronous reconciles do not recurse.
   private takeNext(slot: Slot): void {
+    slot.state = IDLE_SLOT;
     if (!this.workersOn()) return;
     let delivered = false;
     const sub = this.queue.get$().subscribe((item) => {
       delivered = true;
-      slot.waiting = undefined;
+      slot.state = BUSY_SLOT;
       this.process(item, slot);
     });
-    if (!delivered) slot.waiting = sub;
+    if (!delivered) slot.state = { kind: 'waiting', sub };
   }
 
   private process({ key, priority }: QueueItem<string>, slot: Slot): void {
@@ -295,11 +295,19 @@ class ControllerRun<T extends KubeObject> implements Controller {
       this.errorsTotal++;
       if (terminal) this.terminalTotal++;
     }
-    this.requeue(key, outcome);
-    this.active--;
-    this.queue.done(key);
+    // Reported before `done`: the key done may end a drain, and with it errors$ and metrics$.
     this.metrics.next({ type: 'reconcile', result: outcome.result, seconds, terminal });
     if (outcome.result === 'error') this.errors.next(new ReconcileError(this.name, key, outcome.error, terminal, retries));
+    try {
+      this.requeue(key, outcome);
+    } catch (e) {
+      // A rate limiter that answered no delay (InvalidDelayError): the key is let go (not retried
+      // until it changes) and reported, never left in flight with its worker dead.
+      this.queue.forget(key);
+      this.errors.next(new ReconcileError(this.name, key, e, true, retries));
+    }
+    this.active--;
+    this.queue.done(key);
     this.takeNext(slot);
   }
 
@@ -328,8 +336,8 @@ class ControllerRun<T extends KubeObject> implements Controller {
     this.registrations = [];
     this.controls.unsubscribe();
     for (const slot of this.slots) {
-      slot.waiting?.unsubscribe();
-      slot.waiting = undefined;
+      if (slot.state.kind === 'waiting') slot.state.sub.unsubscribe();
+      if (slot.state.kind !== 'busy') slot.state = IDLE_SLOT;
     }
     if (this.status() !== 'idle') this.statusSubject.next('stopping');
     this.queue.shutDownWithDrain().subscribe({

@@ -1,4 +1,4 @@
-import { RxkubeError } from '../errors.js';
+import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
  * A reconcile failed (threw, rejected, errored or timed out). `cause` is what it threw; `terminal`
@@ -18,7 +18,7 @@ export class ReconcileError extends RxkubeError {
   readonly retries: number;
 
   constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number) {
-    const what = cause instanceof Error ? cause.message : String(cause);
+    const what = causeMessage(cause);
     super(
       'ReconcileError',
       `controller ${JSON.stringify(controllerName)}: reconcile of ${JSON.stringify(key)} failed: ${what}; ${
@@ -106,7 +106,7 @@ export class ControllerInputError extends RxkubeError {
   readonly input: 'leading$' | 'keyFilter$';
 
   constructor(controllerName: string, input: 'leading$' | 'keyFilter$', cause: unknown) {
-    const what = cause instanceof Error ? cause.message : String(cause);
+    const what = causeMessage(cause);
     super(
       'ControllerInputError',
       `controller ${JSON.stringify(controllerName)}: ${input} errored (${what}); ${
@@ -115,5 +115,28 @@ export class ControllerInputError extends RxkubeError {
       { cause },
     );
     this.input = input;
+  }
+}
+
+/**
+ * A reconcile returned a {@link ReconcileResult} the controller cannot act on: a `requeueAfter` or
+ * `priority` that is not a finite number (`'50'`, `NaN`). It counts as a failed reconcile: reported
+ * as the cause of a {@link ReconcileError} and retried with the rate limiter.
+ *
+ * @example
+ * ```ts
+ * const reconcile: Reconciler<V1Pod> = () => ({ requeueAfter: Number(process.env.PERIOD) }); // NaN when unset: refused
+ * ```
+ */
+export class InvalidReconcileResultError extends RxkubeError {
+  /** The field at fault. */
+  readonly field: 'requeueAfter' | 'priority';
+
+  constructor(field: 'requeueAfter' | 'priority', value: unknown) {
+    super(
+      'InvalidReconcileResultError',
+      `the reconcile returned ${field}: ${typeof value === 'string' ? JSON.stringify(value) : causeMessage(value)} (${typeof value}); it must be a finite number${field === 'requeueAfter' ? ' of milliseconds' : ''}`,
+    );
+    this.field = field;
   }
 }

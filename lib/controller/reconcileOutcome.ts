@@ -12,7 +12,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { longTimer } from '../operators/longTimer.js';
-import { ReconcileTimeoutError } from './controllerErrors.js';
+import { InvalidReconcileResultError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';
 import { TerminalError } from './terminalError.js';
 
@@ -78,6 +78,14 @@ export function runReconcile<T>(
 }
 
 function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileOutcome {
+  // Plain JavaScript may hand back a string or NaN: refused here (thrown into catchError, a failed
+  // reconcile), never handed to the queue.
+  if (result?.priority !== undefined && !Number.isFinite(result.priority)) {
+    throw new InvalidReconcileResultError('priority', result.priority);
+  }
+  if (result?.requeueAfter !== undefined && !Number.isFinite(result.requeueAfter)) {
+    throw new InvalidReconcileResultError('requeueAfter', result.requeueAfter);
+  }
   const priority = result?.priority ?? queuedAt;
   if (result?.requeueAfter !== undefined && result.requeueAfter > 0) {
     return { result: 'requeue_after', ms: result.requeueAfter, priority };

@@ -1,4 +1,4 @@
-import { RxkubeError } from '../errors.js';
+import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
  * A leader election configuration that client-go would refuse: `leaseDuration > renewDeadline >
@@ -59,7 +59,7 @@ export class LeaderElectionError extends RxkubeError {
   readonly operation: string;
 
   constructor(lock: string, operation: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = causeMessage(cause);
     const message = operation.startsWith('on')
       ? `the ${operation} callback threw; the elector went on: ${reason}`
       : `leader election ${operation} of lease ${lock} failed; retrying: ${reason}`;
@@ -84,7 +84,7 @@ export class LeaderWorkersError extends RxkubeError {
   readonly operation: 'start' | 'stop';
 
   constructor(operation: 'start' | 'stop', cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = causeMessage(cause);
     const message =
       operation === 'start'
         ? `the workers failed to start on leadership, so this replica gives up the lease: ${reason}`

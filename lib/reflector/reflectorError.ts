@@ -1,4 +1,4 @@
-import { ApiStatusError, RxkubeError } from '../errors.js';
+import { ApiStatusError, causeMessage, RxkubeError } from '../errors.js';
 
 /**
  * Which request failed.
@@ -47,7 +47,7 @@ export class ReflectorError extends RxkubeError {
   readonly reason: string;
 
   constructor(typeName: string, operation: ReflectorOperation, action: ReflectorAction, cause: unknown) {
-    const what = cause instanceof Error ? cause.message : String(cause);
+    const what = causeMessage(cause);
     super(
       'ReflectorError',
       `${typeName}: ${operationText[operation]} failed (${what}); ${actionText[action]}`,

@@ -1,4 +1,4 @@
-import { RxkubeError } from '../errors.js';
+import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
  * A read named an index the store does not have (`byIndex`, `indexKeys`, `index`,
@@ -77,7 +77,7 @@ export class IndexFunctionError extends RxkubeError {
 
   constructor(resource: string, indexName: string, key: string, cause: unknown) {
     const what = indexName === '' ? 'an index function' : `index function ${JSON.stringify(indexName)}`;
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = causeMessage(cause);
     super(
       'IndexFunctionError',
       `${resource}: ${what} failed on ${key} (${reason}); the change was not applied (the store keeps ` +

@@ -1,4 +1,4 @@
-import { RxkubeError } from '../errors.js';
+import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
  * A request failed below HTTP: the connection was refused or reset, DNS or TLS failed, or the body
@@ -14,7 +14,7 @@ export class TransportError extends RxkubeError {
   readonly path: string;
 
   constructor(path: string, cause: unknown) {
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why = causeMessage(cause);
     super('TransportError', `GET ${path} failed: ${why}`, { cause });
     this.path = path;
   }

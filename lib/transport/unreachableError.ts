@@ -1,3 +1,4 @@
+import { causeMessage } from '../errors.js';
 import { TransportError } from './transportError.js';
 
 /**
@@ -76,7 +77,7 @@ export class ApiServerUnreachableError extends TransportError {
   constructor(path: string, target: ApiServerTarget, cause: unknown) {
     super(path, cause);
     this.target = target;
-    const why = cause instanceof Error ? cause.message : String(cause);
+    const why = causeMessage(cause);
     this.message = target.isFallback
       ? `no kubeconfig found: @kubernetes/client-node's loadFromDefault() found no KUBECONFIG, no ~/.kube/config ` +
         `and no in-cluster service account, so it used ${target.server}, and that failed (${why}). ` +

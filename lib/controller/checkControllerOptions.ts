@@ -1,0 +1,59 @@
+import { isObservable } from 'rxjs';
+import type { KubeObject } from '../meta/kubeObject.js';
+import { ControllerConfigError } from './controllerErrors.js';
+import type { ControllerOptions } from './controllerOptions.js';
+
+const hasMethods = (v: unknown, methods: ReadonlyArray<string>): boolean =>
+  typeof v === 'object' && v !== null && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
+
+const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : String(v));
+
+/**
+ * Checks a controller's options as `controller()` is called, so that plain JavaScript (no compiler
+ * to say it) meets a {@link ControllerConfigError} at once, not a TypeError at `start()` or a
+ * controller that fails in a way that looks like the cluster's fault (a cache-sync timeout of
+ * `NaN` ms failing at once, every reconcile timing out). Returns the number of workers.
+ *
+ * @example
+ * ```ts
+ * const concurrency = checkControllerOptions('pods', { for: pods, reconcile, concurrency: 4 }); // 4
+ * ```
+ */
+export function checkControllerOptions<T extends KubeObject>(name: string, options: ControllerOptions<T>): number {
+  const fail = (message: string): never => {
+    throw new ControllerConfigError(`controller ${JSON.stringify(name)}: ${message}`);
+  };
+  if (!hasMethods(options?.for, ['addEventHandler', 'getByKey', 'listKeys'])) {
+    fail(`options.for must be the informer of the primary objects (addEventHandler, getByKey, listKeys), got ${shown(options?.for)}`);
+  }
+  if (typeof options.reconcile !== 'function') {
+    fail(`options.reconcile must be a function (key, ctx) => result, got ${shown(options.reconcile)}`);
+  }
+  const concurrency = options.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) fail(`concurrency must be a whole number >= 1, got ${shown(concurrency)}`);
+  for (const field of ['cacheSyncTimeout', 'reconcileTimeout'] as const) {
+    const ms = options[field];
+    if (ms !== undefined && !(typeof ms === 'number' && ms > 0)) {
+      fail(`${field} must be a number of milliseconds > 0 (Infinity: none), got ${shown(ms)}`);
+    }
+  }
+  if (options.rateLimiter !== undefined && !hasMethods(options.rateLimiter, ['when', 'forget', 'numRequeues'])) {
+    fail(`rateLimiter must have when, forget and numRequeues (e.g. defaultControllerRateLimiter()), got ${shown(options.rateLimiter)}`);
+  }
+  for (const field of ['leading$', 'keyFilter$'] as const) {
+    if (options[field] !== undefined && !isObservable(options[field])) fail(`${field} must be an Observable, got ${shown(options[field])}`);
+  }
+  for (const field of ['owns', 'watches'] as const) {
+    const list: unknown = options[field];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) fail(`${field} must be an array, got ${shown(list)}`);
+    (list as unknown[]).forEach((entry, i) => {
+      const ok =
+        field === 'owns'
+          ? hasMethods(entry, ['keysOf']) || hasMethods(entry, ['addEventHandler'])
+          : hasMethods(entry, ['keysOf']);
+      if (!ok) fail(`${field}[${i}] must be ${field === 'owns' ? 'an informer or ' : ''}a trigger source, got ${shown(entry)}`);
+    });
+  }
+  return concurrency;
+}

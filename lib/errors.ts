@@ -97,7 +97,7 @@ export class TransformError extends RxkubeError {
   readonly object: unknown;
 
   constructor(object: unknown, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = causeMessage(cause);
     super('TransformError', `transform failed, object not queued: ${reason}`, { cause });
     this.object = object;
   }

@@ -46,18 +46,26 @@ export abstract class FifoQueueBase<T> {
 
   /**
    * The object as it is queued: transformed, except tombstones and when `skipTransform` (Sync deltas
-   * carry objects already transformed). A throwing transform is reported and the object dropped.
+   * carry objects already transformed). A transform that throws, or returns no object, is reported
+   * and the object dropped.
    */
   protected transformed(
     obj: T | DeletedFinalStateUnknown<T>,
     skipTransform: boolean,
   ): T | DeletedFinalStateUnknown<T> | typeof TRANSFORM_FAILED {
     if (this.transform === undefined || skipTransform || obj instanceof DeletedFinalStateUnknown) return obj;
+    let out: T;
     try {
-      return this.transform(obj);
+      out = this.transform(obj);
     } catch (e) {
       this.onError(new TransformError(obj, e));
       return TRANSFORM_FAILED;
     }
+    // A transform that forgot its return statement: said so here, not as a key error downstream.
+    if (typeof out !== 'object' || out === null) {
+      this.onError(new TransformError(obj, `the transform returned ${String(out)}, not an object (return the object it was given, changed)`));
+      return TRANSFORM_FAILED;
+    }
+    return out;
   }
 }

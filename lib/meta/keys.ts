@@ -17,9 +17,13 @@ export type KeyFunc<T = unknown> = (obj: T) => string;
 export function metaNamespaceKeyFunc(obj: KubeObject): string {
   const meta = obj?.metadata;
   if (meta == null) throw new KeyError(obj, 'object has no metadata');
-  const name = meta.name;
+  const name: unknown = meta.name;
   if (name == null || name === '') throw new KeyError(obj, 'object has no metadata.name');
-  return meta.namespace ? `${meta.namespace}/${name}` : name;
+  // Not from a real server: a number would be a key no string lookup finds.
+  if (typeof name !== 'string') throw new KeyError(obj, `metadata.name is a ${typeof name}, not a string`);
+  const ns: unknown = meta.namespace;
+  if (ns != null && typeof ns !== 'string') throw new KeyError(obj, `metadata.namespace is a ${typeof ns}, not a string`);
+  return ns ? `${ns}/${name}` : name;
 }
 
 /**

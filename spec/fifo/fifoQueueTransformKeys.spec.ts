@@ -57,6 +57,19 @@ describe('fifo queue', () => {
       expect((errors[0] as TransformError).object).toEqual(obj('a', -1));
     });
 
+    it('a transform that returns nothing (a forgotten return) is a TransformError too, not a KeyError downstream', () => {
+      const errors: RxkubeError[] = [];
+      const f = q(mode, {
+        onError: (e) => errors.push(e),
+        transform: ((o: { val: number }) => (o.val < 0 ? undefined : o)) as unknown as (o: ReturnType<typeof obj>) => ReturnType<typeof obj>,
+      });
+      f.add(obj('a', -1));
+      f.add(obj('b', 1));
+      expect(popAll(f)).toEqual([['b', [['Added', obj('b', 1)]]]]);
+      expect(errors).toEqual([expect.any(TransformError)]);
+      expect(errors[0].message).toMatch(/the transform returned undefined, not an object/);
+    });
+
     it('F10: an item of the first Replace whose transform throws does not hold hasSynced back', () => {
       const errors: RxkubeError[] = [];
       const f = q(mode, {

@@ -15,6 +15,13 @@ describe('key functions', () => {
     expect(() => metaNamespaceKeyFunc({ metadata: { namespace: 'ns' } })).toThrow(/metadata.name/);
   });
 
+  it('throws a KeyError for a name or namespace that is not a string (a number would be a key no lookup finds)', () => {
+    const loose = (metadata: object) => ({ metadata }) as unknown as Parameters<typeof metaNamespaceKeyFunc>[0];
+    expect(() => metaNamespaceKeyFunc(loose({ name: 5 }))).toThrow(/metadata.name is a number, not a string/);
+    expect(() => metaNamespaceKeyFunc(loose({ name: {} }))).toThrow(KeyError);
+    expect(() => metaNamespaceKeyFunc(loose({ name: 'a', namespace: 7 }))).toThrow(/metadata.namespace is a number/);
+  });
+
   it('keys a tombstone by the key it carries', () => {
     const tomb = new DeletedFinalStateUnknown('ns/gone', { metadata: { namespace: 'other', name: 'x' } });
     expect(deletionHandlingMetaNamespaceKeyFunc(tomb)).toBe('ns/gone');

@@ -89,6 +89,7 @@ export * from './meta/finalizers.js';
 export * from './write/jsonPointer.js';
 export * from './write/jsonPatch.js';
 export * from './write/mergePatch.js';
+export * from './write/patchRecipeError.js';
 export * from './write/finalizerError.js';
 export * from './write/finalizer.js';
 export * from './write/objectReference.js';

@@ -32,7 +32,9 @@ export type Finalizable = KubeObject & { metadata?: FinalizerMeta };
  * ```
  */
 export function hasFinalizer(obj: Finalizable, finalizer: string): boolean {
-  return obj.metadata?.finalizers?.includes(finalizer) ?? false;
+  const list: unknown = obj.metadata?.finalizers;
+  // Not an array (a hand-made object): no finalizers, rather than a substring match on a string.
+  return Array.isArray(list) && list.includes(finalizer);
 }
 
 /**
@@ -74,9 +76,14 @@ export function addFinalizer(obj: Finalizable, finalizer: string): boolean {
  * ```
  */
 export function removeFinalizer(obj: Finalizable, finalizer: string): boolean {
-  const list = obj.metadata?.finalizers;
-  const i = list?.indexOf(finalizer) ?? -1;
-  if (!list || i < 0) return false;
-  list.splice(i, 1);
-  return true;
+  const list: unknown = obj.metadata?.finalizers;
+  if (!Array.isArray(list)) return false;
+  // Every copy, as controller-runtime's RemoveFinalizer: a duplicate left behind would hold the
+  // object (and run the cleanup again).
+  let removed = false;
+  for (let i = list.indexOf(finalizer); i >= 0; i = list.indexOf(finalizer, i)) {
+    list.splice(i, 1);
+    removed = true;
+  }
+  return removed;
 }

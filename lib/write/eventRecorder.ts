@@ -1,7 +1,9 @@
 import { Subject, asyncScheduler, catchError, defer, from, retry, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { EventRecordError } from './eventRecordError.js';
 import type { EventSink, KubeEvent } from './eventSink.js';
+import { invalidEventInput } from './invalidEventInput.js';
 import type { ObjectReference } from './objectReference.js';
+import { truncateUtf8 } from './truncateUtf8.js';
 
 /**
  * What a controller reports (kube-rs's `events::Event`, client-go's `Eventf` arguments).
@@ -17,7 +19,7 @@ export interface EventInput {
   readonly reason: string;
   /** What the controller did or failed to do (`Patch`, `Create`). */
   readonly action: string;
-  /** Human-readable, at most 1 kB. */
+  /** Human-readable; cut to 1 kB (1024 UTF-8 bytes, whole characters), the API server's limit. */
   readonly note?: string;
   readonly regarding: ObjectReference;
   readonly related?: ObjectReference;
@@ -49,7 +51,8 @@ export interface EventRecorderOptions {
 
 /**
  * An event recorder. `publish` never throws nor waits: writes happen in the background, one at a
- * time per series, and failures go to `errors$`.
+ * time per series, and failures go to `errors$` (so does an input that is not an
+ * {@link EventInput}: nothing is written for it).
  *
  * @example
  * ```ts
@@ -62,7 +65,7 @@ export interface EventRecorder {
   publish(event: EventInput): void;
   /** Each Event (or series update) once the API server accepted it. */
   readonly written$: Observable<KubeEvent>;
-  /** Writes given up on. */
+  /** Writes given up on, and inputs refused. */
   readonly errors$: Observable<EventRecordError>;
   /** Stops: cancels writes in flight and pending retries; later publishes are dropped. */
   close(): void;
@@ -107,7 +110,7 @@ function firstEvent(input: EventInput, now: number, seq: number, reportingContro
     type: input.type,
     reason: input.reason,
     action: input.action,
-    ...(input.note !== undefined ? { note: input.note.slice(0, 1024) } : {}),
+    ...(input.note !== undefined ? { note: truncateUtf8(input.note, 1024) } : {}),
     regarding: input.regarding,
     ...(input.related ? { related: input.related } : {}),
   };
@@ -192,32 +195,33 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       }
       if (!closed && s.count > s.written) write(s);
     };
-    let finished = false;
-    const sub: Subscription = send$
+    const sub = send$
       .pipe(retry({ count: maxTries - 1, delay: (e: unknown) => (isTransient(e) ? timer(retryDelayMs, scheduler) : throwError(() => e)) }))
       .subscribe({
-        complete: () => {
-          finished = true;
-          inFlight.delete(sub);
-          done(true);
-        },
+        complete: () => done(true),
         error: (e: unknown) => {
-          finished = true;
-          inFlight.delete(sub);
           errors$.next(new EventRecordError(event, tries, e));
           done(false);
         },
       });
-    // A synchronous sink has finished already (and `sub` was not yet assigned in its callbacks).
-    if (!finished) inFlight.add(sub);
+    // A synchronous sink has finished inside `subscribe`, before `sub` existed: its callbacks must
+    // not touch `sub` (a TDZ ReferenceError there skipped the reset of `writing`), so the
+    // bookkeeping is here, and only for a write still in flight.
+    if (!sub.closed) {
+      inFlight.add(sub);
+      sub.add(() => inFlight.delete(sub));
+    }
   };
 
   return {
     publish(input: EventInput): void {
       if (closed) return;
+      // Checked, not trusted: JavaScript callers (and `as` casts) can pass anything, and this must not throw.
+      const problem = invalidEventInput(input);
+      if (problem !== undefined) return void errors$.next(new EventRecordError(undefined, 0, problem, input));
+      const key = JSON.stringify([input.type, input.reason, input.action, input.note ?? '', refKey(input.regarding), refKey(input.related)]);
       const now = scheduler.now();
       forget(now);
-      const key = JSON.stringify([input.type, input.reason, input.action, input.note ?? '', refKey(input.regarding), refKey(input.related)]);
       const s = series.get(key);
       if (s) {
         s.count++;

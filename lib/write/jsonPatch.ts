@@ -3,6 +3,7 @@ import type { KubeObject } from '../meta/kubeObject.js';
 import { toJsonPointer } from './jsonPointer.js';
 import { patchingImmer } from './patchingImmer.js';
 import { plainCopy } from './plainCopy.js';
+import { runSyncRecipe } from './syncRecipe.js';
 
 /**
  * One RFC 6902 JSON patch operation, as `application/json-patch+json` carries it.
@@ -37,7 +38,11 @@ export interface PatchOptions {
   readonly resourceVersion?: boolean;
 }
 
-/** Immer's patches as RFC 6902 operations (immer's `length` replacement becomes removes). */
+/**
+ * Immer's patches as RFC 6902 operations (immer's `length` replacement becomes removes). RFC 6902
+ * needs a value on add and replace, and JSON has no undefined: a field set to undefined is
+ * removed (or not added), an undefined array element (a hole) is `null`.
+ */
 function toOperations(patches: ReadonlyArray<Patch>, base: unknown): JsonPatchOperation[] {
   const ops: JsonPatchOperation[] = [];
   for (const p of patches) {
@@ -50,7 +55,11 @@ function toOperations(patches: ReadonlyArray<Patch>, base: unknown): JsonPatchOp
       continue;
     }
     const path = toJsonPointer(p.path);
-    ops.push(p.op === 'remove' ? { op: 'remove', path } : { op: p.op, path, value: p.value });
+    if (p.op === 'remove') ops.push({ op: 'remove', path });
+    else if (p.value !== undefined) ops.push({ op: p.op, path, value: plainCopy(p.value) });
+    else if (typeof last === 'number') ops.push({ op: p.op, path, value: null });
+    else if (p.op === 'replace') ops.push({ op: 'remove', path });
+    // An added field set to undefined: nothing to send.
   }
   return ops;
 }
@@ -66,8 +75,10 @@ function valueAt(doc: unknown, path: ReadonlyArray<string | number>): unknown {
  * `produceWithPatches`; `obj` itself is not modified), led by a `test` of
  * `metadata.resourceVersion` so that the API server refuses it (422) if the object changed since
  * `obj` was read. An empty recipe gives `[]` (nothing to send). Paths are JSON pointers (`~0`/`~1`
- * escaped). `obj` may be frozen (informers hand out frozen objects) or a client-node model
- * instance (the recipe drafts a plain copy with wire field names: `from`, not `_from`).
+ * escaped). A field set to undefined is removed; an undefined array element is `null`. The recipe
+ * must be synchronous (a {@link PatchRecipeError} otherwise). `obj` may be frozen (informers hand
+ * out frozen objects) or a client-node model instance (the recipe drafts a plain copy with wire
+ * field names: `from`, not `_from`).
  *
  * client-node sends a PATCH body as `application/json-patch+json` unless told otherwise, so
  * sending it is one call, with either client-node 1.4 or 2.0:
@@ -94,9 +105,7 @@ export function jsonPatch<T extends KubeObject>(
   options: PatchOptions = {},
 ): JsonPatchOperation[] {
   const base = plainCopy(obj) as T;
-  const [, patches] = patchingImmer().produceWithPatches(base, (draft: Draft<T>) => {
-    recipe(draft);
-  });
+  const [, patches] = patchingImmer().produceWithPatches(base, (draft: Draft<T>) => runSyncRecipe(recipe, draft));
   const ops = toOperations(patches, base);
   if (ops.length === 0) return ops;
   const rv = obj.metadata?.resourceVersion;

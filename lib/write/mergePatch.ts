@@ -2,7 +2,8 @@ import type { Draft } from 'immer';
 import type { KubeObject } from '../meta/kubeObject.js';
 import type { PatchOptions } from './jsonPatch.js';
 import { patchingImmer } from './patchingImmer.js';
-import { plainCopy } from './plainCopy.js';
+import { plainCopy, setOwn } from './plainCopy.js';
+import { runSyncRecipe } from './syncRecipe.js';
 
 /**
  * An RFC 7386 JSON merge patch body (`application/merge-patch+json`): objects merge, `null`
@@ -20,26 +21,28 @@ const isPlainObject = (v: unknown): v is { [key: string]: unknown } =>
 
 /**
  * The merge patch turning `base` into `next`, or undefined if they are equal. Walks only what
- * changed: immer shares unchanged subtrees, so `===` skips them.
+ * changed: immer shares unchanged subtrees, so `===` skips them. New values are JSON values
+ * ({@link plainCopy}: undefined array elements are `null`, as in {@link jsonPatch}).
  */
 function diff(base: unknown, next: unknown): unknown {
   if (base === next) return undefined;
   if (!isPlainObject(base) || !isPlainObject(next)) {
-    return JSON.stringify(base) === JSON.stringify(next) ? undefined : next;
+    return JSON.stringify(base) === JSON.stringify(next) ? undefined : plainCopy(next);
   }
   const out: { [key: string]: unknown } = {};
   let changed = false;
   for (const k of Object.keys(next)) {
     if (next[k] === undefined) continue;
-    const d = k in base && base[k] !== undefined ? diff(base[k], next[k]) : next[k];
+    // hasOwn, not `in`: `'__proto__' in base` is always true.
+    const d = Object.hasOwn(base, k) && base[k] !== undefined ? diff(base[k], next[k]) : plainCopy(next[k]);
     if (d !== undefined) {
-      out[k] = d;
+      setOwn(out, k, d);
       changed = true;
     }
   }
   for (const k of Object.keys(base)) {
-    if (base[k] !== undefined && next[k] === undefined) {
-      out[k] = null;
+    if (base[k] !== undefined && (!Object.hasOwn(next, k) || next[k] === undefined)) {
+      setOwn(out, k, null);
       changed = true;
     }
   }
@@ -51,7 +54,8 @@ function diff(base: unknown, next: unknown): unknown {
  * modified): changed fields with their new values, removed fields as `null`, a changed array
  * whole. Unless the recipe changed nothing (then `undefined`: nothing to send), the body carries
  * `metadata.resourceVersion`, so that the API server answers 409 Conflict if the object changed
- * since `obj` was read.
+ * since `obj` was read. A field set to undefined is removed (`null`); the recipe must be
+ * synchronous (a {@link PatchRecipeError} otherwise).
  *
  * client-node sends PATCH bodies as JSON patch by default; a merge patch needs the content type,
  * set with client-node's `setHeaderOptions` (1.4 and 2.0 alike):
@@ -82,9 +86,7 @@ export function mergePatch<T extends KubeObject>(
   options: PatchOptions = {},
 ): MergePatchBody | undefined {
   const base = plainCopy(obj) as T;
-  const next = patchingImmer().produce(base, (draft: Draft<T>) => {
-    recipe(draft);
-  });
+  const next = patchingImmer().produce(base, (draft: Draft<T>) => runSyncRecipe(recipe, draft));
   const body = diff(base, next) as MergePatchBody | undefined;
   if (!body) return undefined;
   const rv = obj.metadata?.resourceVersion;

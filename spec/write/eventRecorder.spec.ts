@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { throwError, timer, mergeMap, type Observable } from 'rxjs';
+import { of, throwError, timer, mergeMap, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { eventRecorder, type EventInput, type EventRecordError, type JsonPatchOperation, type KubeEvent } from '../../lib/index.js';
 
@@ -126,6 +126,100 @@ describe('eventRecorder (virtual time)', () => {
       ts.schedule(() => r.publish(labelled), 30);
       flush();
       expect(calls.map((c) => c.t)).toEqual([0]);
+    });
+  });
+
+  it('a synchronous sink works like an async one; one that throws synchronously is a failed write, retried or reported', () => {
+    const ts = newScheduler();
+    ts.run(({ flush }) => {
+      const calls: Array<[number, string, number]> = [];
+      const throws: Error[] = []; // what the next creates throw, synchronously
+      const sink = {
+        create: (_ns: string, ev: KubeEvent) => {
+          calls.push([ts.now(), 'create', ev.series?.count ?? 1]);
+          const err = throws.shift();
+          if (err) throw err;
+          return of(ev);
+        },
+        patch: (_ns: string, _name: string, body: JsonPatchOperation[]) => {
+          calls.push([ts.now(), 'patch', (body[0] as { value: { count: number } }).value.count]);
+          return of(1);
+        },
+      };
+      const r = eventRecorder({ sink, reportingController: 'c', reportingInstance: 'i', scheduler: ts, retryDelayMs: 50 });
+      const written: Array<[number, number]> = [];
+      const errors: EventRecordError[] = [];
+      r.written$.subscribe((e) => written.push([ts.now(), e.series?.count ?? 1]));
+      r.errors$.subscribe((e) => errors.push(e));
+      for (const t of [0, 1, 2]) ts.schedule(() => r.publish(labelled), t);
+      // Another Event whose create throws: a transport error (retried), then a 422 (given up).
+      ts.schedule(() => {
+        throws.push(new Error('socket hang up'), new Failure(422));
+        r.publish({ ...labelled, reason: 'Other' });
+      }, 10);
+      // Not stuck: a later occurrence starts afresh.
+      ts.schedule(() => r.publish({ ...labelled, reason: 'Other' }), 100);
+      flush();
+      expect(calls).toEqual([[0, 'create', 1], [1, 'patch', 2], [2, 'patch', 3], [10, 'create', 1], [60, 'create', 1], [100, 'create', 1]]);
+      expect(written).toEqual([[0, 1], [1, 2], [2, 3], [100, 1]]);
+      expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/\(Other on Deployment shop\/web\) after 2 tries; dropped it: failed with 422$/)]);
+      r.close();
+    });
+  });
+
+  it('publish never throws: an input that is not an EventInput is reported on errors$, naming what is wrong, and nothing is written', () => {
+    const ts = newScheduler();
+    ts.run(({ flush }) => {
+      const { calls, sink } = fakeSink(ts, 1);
+      const r = eventRecorder({ sink, reportingController: 'c', reportingInstance: 'i', scheduler: ts });
+      const errors: EventRecordError[] = [];
+      r.errors$.subscribe((e) => errors.push(e));
+      const bad: unknown[] = [
+        undefined,
+        {},
+        { ...labelled, regarding: undefined },
+        { ...labelled, regarding: null },
+        { ...labelled, note: 42 },
+        { ...labelled, note: null },
+        { ...labelled, note: {} },
+        { ...labelled, regarding: { ...regarding, name: 10n } },
+        { ...labelled, related: 'web' },
+      ];
+      ts.schedule(() => {
+        for (const input of bad) expect(() => r.publish(input as EventInput)).not.toThrow();
+      }, 0);
+      flush();
+      expect(calls).toEqual([]);
+      expect(errors.map((e) => [e.code, e.event, e.message])).toEqual(
+        [
+          'the input is undefined, not an object',
+          "type is undefined, not 'Normal' or 'Warning'",
+          'regarding is undefined, not an object reference',
+          'regarding is null, not an object reference',
+          'note is number, not a string',
+          'note is null, not a string',
+          'note is object, not a string',
+          'regarding.name is bigint, not a string',
+          'related is string, not an object reference',
+        ].map((why) => ['EventRecordError', undefined, `refused to publish an Event: ${why}; wrote nothing`]),
+      );
+      expect(errors.map((e) => e.input)).toEqual(bad);
+      r.close();
+    });
+  });
+
+  it('cuts the note to 1024 UTF-8 bytes (what the API server counts), between characters', () => {
+    const ts = newScheduler();
+    ts.run(({ flush }) => {
+      const notes: string[] = [];
+      const sink = { create: (_ns: string, ev: KubeEvent) => of(notes.push(ev.note ?? '')), patch: () => of(1) };
+      const r = eventRecorder({ sink, reportingController: 'c', reportingInstance: 'i', scheduler: ts });
+      const long = ['é'.repeat(600), 'a' + '😀'.repeat(300), 'x'.repeat(1023) + '😀', 'ok'];
+      ts.schedule(() => long.forEach((note) => r.publish({ ...labelled, note })), 0);
+      flush();
+      expect(notes).toEqual(['é'.repeat(512), 'a' + '😀'.repeat(255), 'x'.repeat(1023), 'ok']);
+      for (const n of notes) expect(Buffer.byteLength(n, 'utf8')).toBeLessThanOrEqual(1024);
+      r.close();
     });
   });
 });

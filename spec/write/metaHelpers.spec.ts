@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import type { JsonObject } from '../../lib/testing/index.js';
+import { applyPatch } from '../../lib/testing/fakeApiServer/patch.js';
 import {
   ControllerOwnerIndex,
   addFinalizer,
@@ -6,6 +8,7 @@ import {
   controllerOf,
   controllerOwnerIndexers,
   controllerReference,
+  finalizer,
   hasFinalizer,
   isBeingDeleted,
   removeFinalizer,
@@ -13,6 +16,7 @@ import {
   selectorOf,
   selects,
   type Finalizable,
+  type JsonPatchOperation,
   type KubeObject,
 } from '../../lib/index.js';
 
@@ -76,5 +80,30 @@ describe('finalizer helpers', () => {
     expect(obj.metadata?.finalizers).toEqual([]);
     expect(isBeingDeleted(obj)).toBe(false);
     expect(isBeingDeleted({ metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } })).toBe(true);
+  });
+});
+
+describe('finalizer helpers on odd input', () => {
+  it('removeFinalizer takes every copy; a finalizers field that is not an array holds none (no substring match)', () => {
+    const dup: Finalizable = { metadata: { finalizers: ['x/y', 'other/z', 'x/y'] } };
+    expect(removeFinalizer(dup, 'x/y')).toBe(true);
+    expect(dup.metadata?.finalizers).toEqual(['other/z']);
+    const odd = { metadata: { finalizers: 'abc' } } as unknown as Finalizable;
+    expect(hasFinalizer(odd, 'b')).toBe(false);
+    expect(removeFinalizer(odd, 'b')).toBe(false);
+  });
+});
+
+describe('finalizer flow', () => {
+  it('removes every copy of a duplicated finalizer after cleanup, as controller-runtime does', async () => {
+    const object: Finalizable = {
+      metadata: { name: 'a', resourceVersion: '3', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['x/y', 'other/z', 'x/y'] },
+    };
+    const bodies: JsonPatchOperation[][] = [];
+    const result = await finalizer({ name: 'x/y', object, patch: async (_o, body) => void bodies.push(body), reconcile: () => 'cleaned' });
+    expect(result).toBe('cleaned');
+    expect(bodies).toHaveLength(1);
+    const after = applyPatch('json', structuredClone(object) as JsonObject, bodies[0]) as Finalizable;
+    expect(after.metadata?.finalizers).toEqual(['other/z']);
   });
 });

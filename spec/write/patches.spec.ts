@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { jsonPatch, mergePatch, toJsonPointer, type KubeObject } from '../../lib/index.js';
 import { seededRandom, type JsonObject } from '../../lib/testing/index.js';
 import { applyPatch } from '../../lib/testing/fakeApiServer/patch.js';
+import { PatchRecipeError } from '../../lib/write/patchRecipeError.js';
 
 interface Cm extends KubeObject {
   data?: { [k: string]: string };
@@ -127,5 +128,93 @@ describe('patches applied by the fake API server give what the recipe made', () 
       expect([run, plain(applyPatch('json', plain(base), ops))]).toEqual([run, plain(expected)]);
       expect([run, plain(body ? applyPatch('merge', plain(base), body) : base)]).toEqual([run, plain(expected)]);
     }
+  });
+});
+
+describe('recipes must be synchronous', () => {
+  it('a recipe returning a promise is refused with a PatchRecipeError, its rejection handled', () => {
+    const asyncRecipe = async (d: Cm) => {
+      d.data!.x = '2';
+      await null;
+      d.data!.y = '3'; // on a revoked draft: rejects (handled)
+    };
+    expect(() => jsonPatch(cm(), asyncRecipe)).toThrow(PatchRecipeError);
+    expect(() => mergePatch(cm(), asyncRecipe)).toThrow(expect.objectContaining({ code: 'PatchRecipeError', message: expect.stringMatching(/recipes must be synchronous/) }));
+    // A thenable gets a rejection handler before the throw: nothing is left unhandled.
+    const handlers: unknown[] = [];
+    const thenable = { then: (_ok: unknown, fail: unknown) => void handlers.push(fail) };
+    expect(() => jsonPatch(cm(), () => thenable as unknown as void)).toThrow(PatchRecipeError);
+    expect(handlers).toEqual([expect.any(Function)]);
+  });
+});
+
+describe('a __proto__ key (valid in ConfigMap data; JSON.parse makes it an own property) is a key', () => {
+  const withProto = () =>
+    JSON.parse('{"metadata":{"name":"a","resourceVersion":"7"},"data":{"__proto__":"p","x":"1"},"spec":{"__proto__":{"a":1},"b":1}}') as Cm & {
+      spec: { [k: string]: unknown };
+    };
+
+  it('is kept, changed and removed by jsonPatch and mergePatch', () => {
+    const base = withProto();
+    const grown = jsonPatch(base, (d) => void (d.data = { ...d.data, y: '2' }), { resourceVersion: false });
+    expect(JSON.stringify(grown)).toBe('[{"op":"replace","path":"/data","value":{"__proto__":"p","x":"1","y":"2"}}]');
+    const dropped = jsonPatch(base, (d) => void delete d.data!['__proto__'], { resourceVersion: false });
+    expect(JSON.stringify(dropped)).toBe('[{"op":"remove","path":"/data/__proto__"}]');
+    expect(JSON.stringify(mergePatch(base, (d) => void delete d.data!['__proto__'], { resourceVersion: false }))).toBe('{"data":{"__proto__":null}}');
+    expect(JSON.stringify(mergePatch(base, (d) => void (d.spec.b = 2), { resourceVersion: false }))).toBe('{"spec":{"b":2}}');
+    const specGrown = mergePatch(base, (d) => void (d.spec = { ...d.spec, c: 3 }), { resourceVersion: false });
+    expect(JSON.stringify(specGrown)).toBe('{"spec":{"c":3}}');
+    // Applied by the fake API server, each gives what the recipe made.
+    const doc = JSON.parse(JSON.stringify(base)) as JsonObject;
+    expect(JSON.stringify(applyPatch('json', doc, grown))).toBe(
+      '{"metadata":{"name":"a","resourceVersion":"7"},"data":{"__proto__":"p","x":"1","y":"2"},"spec":{"__proto__":{"a":1},"b":1}}',
+    );
+    expect(Object.keys(base.data!)).toEqual(['__proto__', 'x']); // untouched
+  });
+});
+
+describe('undefined in a recipe: add and replace always carry a value', () => {
+  it('a field set to undefined is removed (or not added); array holes and undefined elements are null', () => {
+    const ops = jsonPatch(
+      cm(),
+      (d) => {
+        d.metadata!.labels!.keep = undefined as unknown as string;
+        d.data!.fresh = undefined as unknown as string;
+        d.data!.nested = { a: undefined, b: [undefined, 'x'] } as unknown as string;
+        delete d.list![1];
+        d.list![5] = 'z';
+      },
+      { resourceVersion: false },
+    );
+    expect(ops).toStrictEqual([
+      { op: 'replace', path: '/list/1', value: null },
+      { op: 'add', path: '/list/3', value: null },
+      { op: 'add', path: '/list/4', value: null },
+      { op: 'add', path: '/list/5', value: 'z' },
+      { op: 'add', path: '/data/nested', value: { b: [null, 'x'] } },
+      { op: 'remove', path: '/metadata/labels/keep' },
+    ]);
+    expect(applyPatch('json', JSON.parse(JSON.stringify(cm())) as JsonObject, ops)).toEqual({
+      ...cm(),
+      metadata: { ...cm().metadata, labels: { drop: '1' } },
+      data: { x: '1', nested: { b: [null, 'x'] } },
+      list: ['a', null, 'c', null, null, 'z'],
+    });
+    const grown = jsonPatch(cm(), (d) => void (d.list!.length = 5), { resourceVersion: false });
+    expect(grown).toStrictEqual([
+      { op: 'add', path: '/list/3', value: null },
+      { op: 'add', path: '/list/4', value: null },
+    ]);
+    for (const op of [...ops, ...grown]) if (op.op !== 'remove') expect(op).toHaveProperty('value');
+  });
+
+  it('mergePatch agrees: null removes the field, array holes are null', () => {
+    const body = mergePatch(cm(), (d) => {
+      d.metadata!.labels!.keep = undefined as unknown as string;
+      d.data!.fresh = undefined as unknown as string;
+      delete d.list![1];
+      d.list![4] = 'z';
+    });
+    expect(body).toStrictEqual({ metadata: { labels: { keep: null }, resourceVersion: '7' }, list: ['a', null, 'c', null, 'z'] });
   });
 });

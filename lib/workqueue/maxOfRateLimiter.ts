@@ -1,8 +1,10 @@
 import type { RateLimiter } from './rateLimiter.js';
+import { checkRateLimiter } from './rateLimiterOptions.js';
 
 /**
  * The longest delay of several limiters (client-go's `MaxOfRateLimiter`). Every limiter is asked
- * (each counts the failure); `numRequeues` is the largest count; `forget` forgets in all.
+ * (each counts the failure); `numRequeues` is the largest count; `forget` forgets in all. Each
+ * argument must be a rate limiter (`maxOfRateLimiter(null)` is a {@link RateLimiterConfigError}).
  *
  * @example
  * ```ts
@@ -10,6 +12,7 @@ import type { RateLimiter } from './rateLimiter.js';
  * ```
  */
 export function maxOfRateLimiter<T>(...limiters: ReadonlyArray<RateLimiter<T>>): RateLimiter<T> {
+  limiters.forEach((limiter, i) => checkRateLimiter('maxOfRateLimiter', `limiters[${i}]`, limiter));
   return {
     when(item, nowMs) {
       let delay = 0;

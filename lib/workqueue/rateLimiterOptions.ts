@@ -1,3 +1,4 @@
+import type { RateLimiter } from './rateLimiter.js';
 import { RateLimiterConfigError } from './workQueueError.js';
 
 /**
@@ -11,4 +12,25 @@ import { RateLimiterConfigError } from './workQueueError.js';
  */
 export function checkAtLeast(limiter: string, option: string, value: unknown, min: number, rule = `a number >= ${min}`): void {
   if (typeof value !== 'number' || !(value >= min)) throw new RateLimiterConfigError(limiter, option, value, rule);
+}
+
+/**
+ * Throws {@link RateLimiterConfigError} unless `value` is a {@link RateLimiter} (an object with
+ * `when`, `forget` and `numRequeues` functions): else the first retry would be a TypeError.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * checkRateLimiter('maxOfRateLimiter', 'limiters[0]', limiters[0]);
+ * ```
+ */
+export function checkRateLimiter(limiter: string, option: string, value: unknown): void {
+  const candidate = value as Partial<RateLimiter<unknown>> | null | undefined;
+  if (
+    typeof candidate?.when !== 'function' ||
+    typeof candidate.forget !== 'function' ||
+    typeof candidate.numRequeues !== 'function'
+  ) {
+    throw new RateLimiterConfigError(limiter, option, value, 'a rate limiter (an object with when, forget and numRequeues functions)');
+  }
 }

@@ -3,49 +3,13 @@ import { maxTimerDelayMs } from '../operators/longTimer.js';
 import { BinaryHeap } from './binaryHeap.js';
 import { defaultControllerRateLimiter } from './defaultControllerRateLimiter.js';
 import type { RateLimiter } from './rateLimiter.js';
-import { InvalidDelayError, NotInFlightError, QueueShutDownError } from './workQueueError.js';
+import { checkRateLimiter } from './rateLimiterOptions.js';
+import type { AddOptions, QueueItem } from './queueItem.js';
+import { checkDelay, checkPriority } from './workQueueArgs.js';
+import { NotInFlightError, QueueShutDownError } from './workQueueError.js';
 import type { WorkQueueMetricEvent, WorkQueueStats } from './workQueueMetrics.js';
 
-/**
- * The priority of items from an informer's initial list and of unchanged resyncs (controller-runtime's
- * `handler.LowPriority`): behind every live change (priority 0).
- *
- * @example
- * ```ts
- * queue.add('ns/unchanged', { priority: LOW_PRIORITY });
- * ```
- */
-export const LOW_PRIORITY = -100;
-
-/**
- * How to add a key (controller-runtime's `priorityqueue.AddOpts`).
- * - `after` (ms): ready only then (a delaying queue); the earliest ready time of a key wins.
- * - `rateLimited`: wait as the rate limiter says (the longer of that and `after`), counting a retry.
- * - `priority`: higher first among ready keys (default 0); a key added twice keeps the higher one.
- *
- * @example
- * ```ts
- * queue.add('ns/a', { after: 5000, priority: LOW_PRIORITY });
- * ```
- */
-export interface AddOptions {
-  readonly after?: number;
-  readonly rateLimited?: boolean;
-  readonly priority?: number;
-}
-
-/**
- * What a worker gets: the key, and the priority it was queued at.
- *
- * @example
- * ```ts
- * queue.get$().subscribe(({ key, priority }) => { handle(key, priority); queue.done(key); });
- * ```
- */
-export interface QueueItem<T> {
-  readonly key: T;
-  readonly priority: number;
-}
+export { LOW_PRIORITY, type AddOptions, type QueueItem } from './queueItem.js';
 
 /**
  * Options of {@link workQueue}.
@@ -75,7 +39,9 @@ export interface WorkQueueOptions<T> {
  * Workers take keys with `get$()` (one key, then completes; completes empty once shut down) or
  * `tryGet()`, and must call `done(key)` once for each. After `shutDown()` nothing more is handed
  * out, keys waiting for a delay are dropped and `add` throws {@link QueueShutDownError};
- * `shutDownWithDrain()` also waits until the keys in flight are done.
+ * `shutDownWithDrain()` also waits until the keys in flight are done. A delay that is not a number
+ * of milliseconds is an {@link InvalidDelayError}, a priority that is not a finite number an
+ * {@link InvalidPriorityError}; either way nothing is added. `null` options are the defaults.
  *
  * @example
  * ```ts
@@ -90,11 +56,14 @@ export interface WorkQueueOptions<T> {
 export interface WorkQueue<T> {
   readonly name: string;
   /** Adds a key now, later (`after`), rate-limited, and/or with a priority. Throws once shut down. */
-  add(key: T, options?: AddOptions): void;
-  /** `add(key, { after: ms })`: client-go's `AddAfter`. */
-  addAfter(key: T, ms: number, options?: { priority?: number }): void;
-  /** `add(key, { rateLimited: true })`: client-go's `AddRateLimited`. */
-  addRateLimited(key: T, options?: { priority?: number }): void;
+  add(key: T, options?: AddOptions | null): void;
+  /** `add(key, { after: ms })`: client-go's `AddAfter`. `ms` is required (none: InvalidDelayError). */
+  addAfter(key: T, ms: number, options?: { priority?: number } | null): void;
+  /**
+   * `add(key, { rateLimited: true })`: client-go's `AddRateLimited`. A bad priority is refused
+   * before the limiter is asked; a bad delay from the limiter is refused after it counted the retry.
+   */
+  addRateLimited(key: T, options?: { priority?: number } | null): void;
   /** Resets the rate limiter's memory of a key (call it when the key succeeded). */
   forget(key: T): void;
   /** How many times the key has been retried since the last `forget`. */
@@ -107,7 +76,7 @@ export interface WorkQueue<T> {
   done(key: T): void;
   /** The number of ready keys. */
   len(): number;
-  /** Stops handing out keys, drops delayed ones; idempotent. */
+  /** Stops handing out keys, drops delayed ones; idempotent. Ends a drain under way at once (client-go). */
   shutDown(): void;
   /** `shutDown()`, then completes once every key in flight is done. */
   shutDownWithDrain(): Observable<void>;
@@ -149,10 +118,11 @@ interface WaitingEntry<T> {
  * const queue = workQueue<string>({ name: 'deployments', rateLimiter: defaultControllerRateLimiter() });
  * ```
  */
-export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
-  const name = options.name ?? 'workqueue';
-  const limiter = options.rateLimiter ?? defaultControllerRateLimiter<T>();
-  const scheduler = options.scheduler ?? asyncScheduler;
+export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T> {
+  const name = options?.name ?? 'workqueue';
+  const limiter = options?.rateLimiter ?? defaultControllerRateLimiter<T>();
+  checkRateLimiter('workQueue', 'rateLimiter', limiter);
+  const scheduler = options?.scheduler ?? asyncScheduler;
   const metrics = new Subject<WorkQueueMetricEvent>();
   const active = new Map<T, Active>();
   const waiting = new Map<T, WaitingEntry<T>>();
@@ -235,7 +205,9 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
       waitingHeap.pop();
       head = waitingHeap.peek();
     }
-    if (head === undefined || shutdown) {
+    // A key ready at Infinity never needs a timer (one would keep the process alive for ever): it
+    // leaves by shutDown or by being added again sooner. The heap puts every such key last.
+    if (head === undefined || head.readyAt === Infinity || shutdown) {
       timer?.subscription.unsubscribe();
       timer = undefined;
       return;
@@ -305,37 +277,37 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
 
   const heldCount = () => active.size - readyCount;
 
-  const assertOpen = (key: T) => {
+  // Every add comes here (no options object is made per add). Everything that can be refused is
+  // checked before the rate limiter is asked, as it counts a retry that cannot be taken back.
+  const addKey = (key: T, after: unknown, rateLimited: unknown, rawPriority: unknown) => {
     if (shutdown) throw new QueueShutDownError(name, key);
+    const priority = checkPriority(name, key, rawPriority);
+    let delay = checkDelay(name, key, after, 'addAfter');
+    if (rateLimited) {
+      delay = Math.max(delay, checkDelay(name, key, limiter.when(key, now()), 'its rate limiter'));
+      retriesTotal++;
+      metrics.next({ type: 'retry' });
+    }
+    if (delay > 0) addLater(key, delay, priority);
+    else addNow(key, priority);
   };
 
-  // A number of milliseconds (0 or less: now; Infinity: never), or an InvalidDelayError.
-  const checkedDelay = (key: T, delay: unknown, source: string): number => {
-    if (typeof delay !== 'number' || Number.isNaN(delay)) throw new InvalidDelayError(name, key, delay, source);
-    return delay;
+  // Shuts down; ending the drains under way is shutDown()'s alone (shutDownWithDrain waits).
+  const stop = () => {
+    if (shutdown) return;
+    shutdown = true;
+    waiting.clear();
+    waitingHeap.clear();
+    armTimer();
+    pump();
   };
 
   const queue: WorkQueue<T> = {
     name,
     metrics$: metrics.asObservable(),
-    add(key, addOptions = {}) {
-      assertOpen(key);
-      const priority = addOptions.priority ?? 0;
-      let delay = checkedDelay(key, addOptions.after ?? 0, 'addAfter');
-      if (addOptions.rateLimited) {
-        delay = Math.max(delay, checkedDelay(key, limiter.when(key, now()), 'its rate limiter'));
-        retriesTotal++;
-        metrics.next({ type: 'retry' });
-      }
-      if (delay > 0) addLater(key, delay, priority);
-      else addNow(key, priority);
-    },
-    addAfter(key, ms, addOptions = {}) {
-      queue.add(key, { after: ms, priority: addOptions.priority });
-    },
-    addRateLimited(key, addOptions = {}) {
-      queue.add(key, { rateLimited: true, priority: addOptions.priority });
-    },
+    add: (key, addOptions) => addKey(key, addOptions?.after ?? 0, addOptions?.rateLimited, addOptions?.priority),
+    addAfter: (key, ms, addOptions) => addKey(key, ms, false, addOptions?.priority),
+    addRateLimited: (key, addOptions) => addKey(key, 0, true, addOptions?.priority),
     forget: (key) => limiter.forget(key),
     numRequeues: (key) => limiter.numRequeues(key),
     get$: () =>
@@ -361,16 +333,13 @@ export function workQueue<T>(options: WorkQueueOptions<T> = {}): WorkQueue<T> {
     },
     len: () => readyCount,
     shutDown() {
-      if (shutdown) return;
-      shutdown = true;
-      waiting.clear();
-      waitingHeap.clear();
-      armTimer();
-      pump();
+      stop();
+      // client-go's ShutDown sets drain=false: a drain under way ends now, keys still in flight.
+      for (const drainer of drainers.splice(0)) drainer.complete();
     },
     shutDownWithDrain: () =>
       new Observable<void>((subscriber) => {
-        queue.shutDown();
+        stop();
         drainers.push(subscriber);
         pump();
         return () => {

@@ -1,4 +1,9 @@
 import { RxkubeError } from '../errors.js';
+import { describeValue } from './describeValue.js';
+
+// A queue's name or a key, quoted; a string is shown as a JSON string, anything else by its string form.
+const quoted = (value: unknown): string => JSON.stringify(describeValue(value));
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : describeValue(value));
 
 /**
  * An item was added to a work queue that has been shut down. Whatever added it should have stopped
@@ -17,7 +22,7 @@ export class QueueShutDownError extends RxkubeError {
   constructor(queueName: string, key: unknown) {
     super(
       'QueueShutDownError',
-      `work queue ${JSON.stringify(queueName)} is shut down: ${JSON.stringify(String(key))} was not added; stop adding before calling shutDown()`,
+      `work queue ${quoted(queueName)} is shut down: ${quoted(key)} was not added; stop adding before calling shutDown()`,
     );
     this.key = key;
   }
@@ -39,16 +44,18 @@ export class NotInFlightError extends RxkubeError {
   constructor(queueName: string, key: unknown) {
     super(
       'NotInFlightError',
-      `work queue ${JSON.stringify(queueName)}: done(${JSON.stringify(String(key))}) but no worker holds that key; call done once per key handed out by get`,
+      `work queue ${quoted(queueName)}: done(${quoted(key)}) but no worker holds that key; call done once per key handed out by get`,
     );
     this.key = key;
   }
 }
 
 /**
- * A delay that is not a number of milliseconds (`NaN`, a string) was given to `addAfter` (or
- * `add(key, { after })`), or came from the queue's rate limiter. Nothing was added. A delay of 0
- * or less adds the key now; `Infinity` never makes it ready.
+ * A delay that is not a number of milliseconds (`NaN`, a string, none: `addAfter(key)`) was given to
+ * `addAfter` (or `add(key, { after })`), or came from the queue's rate limiter. Nothing was added.
+ * A delay of 0 or less adds the key now; `Infinity` never makes it ready. When the rate limiter
+ * gave it, the limiter has counted the failure all the same (`numRequeues` went up: it cannot be
+ * taken back without forgetting the key's earlier failures too).
  *
  * @example
  * ```ts
@@ -64,7 +71,7 @@ export class InvalidDelayError extends RxkubeError {
   constructor(queueName: string, key: unknown, delay: unknown, source = 'addAfter') {
     super(
       'InvalidDelayError',
-      `work queue ${JSON.stringify(queueName)}: ${JSON.stringify(String(key))} was not added: ${source} gave the delay ${typeof delay === 'string' ? JSON.stringify(delay) : String(delay)}, which is not a number of milliseconds`,
+      `work queue ${quoted(queueName)}: ${quoted(key)} was not added: ${source} gave the delay ${shown(delay)}, which is not a number of milliseconds`,
     );
     this.key = key;
     this.delay = delay;
@@ -72,9 +79,36 @@ export class InvalidDelayError extends RxkubeError {
 }
 
 /**
+ * A priority that is not a finite number (`NaN`, a string, `Infinity`) was given to `add`,
+ * `addAfter` or `addRateLimited`. Nothing was added, and the rate limiter was not asked. (`NaN`
+ * would compare unequal to itself and strand the key; `'5'` would sort as a string.)
+ *
+ * @example
+ * ```ts
+ * try { queue.add('ns/a', { priority: Number('high') }); } catch (e) { if (e instanceof InvalidPriorityError) console.log(e.priority); }
+ * ```
+ */
+export class InvalidPriorityError extends RxkubeError {
+  /** The key that was not added. */
+  readonly key: unknown;
+  /** The priority as given. */
+  readonly priority: unknown;
+
+  constructor(queueName: string, key: unknown, priority: unknown) {
+    super(
+      'InvalidPriorityError',
+      `work queue ${quoted(queueName)}: ${quoted(key)} was not added: the priority ${shown(priority)} is not a finite number`,
+    );
+    this.key = key;
+    this.priority = priority;
+  }
+}
+
+/**
  * A rate limiter was given an option it cannot work with: a delay that is negative or not a
  * number, a `qps` that is not above 0 (every key past the burst would wait for ever), a `burst`
- * below 1. Thrown when the limiter is made.
+ * below 1, a limiter (of `maxOfRateLimiter`, or a queue's `rateLimiter`) that is not an object with
+ * `when`, `forget` and `numRequeues` functions. Thrown when the limiter (or queue) is made.
  *
  * @example
  * ```ts
@@ -83,6 +117,6 @@ export class InvalidDelayError extends RxkubeError {
  */
 export class RateLimiterConfigError extends RxkubeError {
   constructor(limiter: string, option: string, value: unknown, rule: string) {
-    super('RateLimiterConfigError', `${limiter}: ${option} must be ${rule}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+    super('RateLimiterConfigError', `${limiter}: ${option} must be ${rule}, got ${shown(value)}`);
   }
 }

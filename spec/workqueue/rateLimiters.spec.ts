@@ -39,6 +39,17 @@ describe('rate limiters', () => {
     expect(delays[1099]).toBe(1_000_000);
   });
 
+  it('exponential: a base of 0 stays 0 past 2^1024 retries (0 * Infinity was NaN); an overflow is the max delay', () => {
+    const zero = itemExponentialFailureRateLimiter<string>({ baseMs: 0 });
+    const delays = Array.from({ length: 1100 }, () => zero.when('x', 0));
+    expect(delays.filter((d) => d !== 0)).toEqual([]);
+    const tiny = itemExponentialFailureRateLimiter<string>({ baseMs: Number.MIN_VALUE, maxMs: 7 });
+    expect(Array.from({ length: 1100 }, () => tiny.when('x', 0))[1099]).toBe(7);
+    // The bucket's wait for a token at a qps near 0 is too long for a number: Infinity, not NaN.
+    const slow = bucketRateLimiter<string>({ qps: Number.MIN_VALUE, burst: 1 });
+    expect([slow.when('x', 0), slow.when('x', 0), slow.when('x', 1e300)]).toEqual([0, Infinity, Infinity]);
+  });
+
   it('token bucket: burst first, then one per 1/qps, refilled as time passes, up to the burst', () => {
     const l = bucketRateLimiter<string>({ qps: 10, burst: 2 });
     expect([0, 0, 0, 0, 0].map((t) => l.when('a', t))).toEqual([0, 0, 100, 200, 300]);

@@ -5,6 +5,7 @@ import { LOW_PRIORITY, workQueue } from '../../lib/workqueue/workQueue.js';
 import { NotInFlightError, QueueShutDownError } from '../../lib/workqueue/workQueueError.js';
 import { itemExponentialFailureRateLimiter } from '../../lib/workqueue/itemExponentialFailureRateLimiter.js';
 import type { WorkQueueMetricEvent } from '../../lib/workqueue/workQueueMetrics.js';
+import { RecordingScheduler } from '../operators/recordingScheduler.js';
 import { HeldKeys, worker } from './support.js';
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -171,6 +172,44 @@ describe('workQueue (marble tests, virtual time)', () => {
       // Drain asked at 5, while a is held until 10.
       expectObservable(cold('5ms (x|)').pipe(mergeMap(() => q.shutDownWithDrain()))).toBe('10ms |');
     });
+  });
+
+  it('shutDown after shutDownWithDrain ends the drain at once, keys still in flight (client-go TestForceQueueShutdownUsingShutDown)', () => {
+    const ts = testScheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const q = workQueue<string>({ scheduler: ts });
+      q.add('a');
+      q.add('b');
+      // Both held from 0 to 20; two drains asked at 5, shutDown at 8, another drain at 10.
+      expectObservable(worker(q, ts, { holdMs: () => 20 })).toBe('a 19ms |');
+      expectObservable(worker(q, ts, { holdMs: () => 20 })).toBe('b 19ms |');
+      expectObservable(cold('5ms (x|)').pipe(mergeMap(() => q.shutDownWithDrain()))).toBe('8ms |');
+      expectObservable(cold('5ms (x|)').pipe(mergeMap(() => q.shutDownWithDrain()))).toBe('8ms |');
+      ts.schedule(() => q.shutDown(), 8);
+      // A drain asked after shutDown waits again, as client-go's ShutDownWithDrain sets drain=true.
+      expectObservable(cold('10ms (x|)').pipe(mergeMap(() => q.shutDownWithDrain()))).toBe('20ms |');
+    });
+  });
+
+  it('addAfter(key, Infinity) arms no timer (one kept the process alive for ever); the key leaves by shutDown or an add sooner', () => {
+    const s = new RecordingScheduler(1000);
+    const q = workQueue<string>({ scheduler: s });
+    q.addAfter('never', Infinity);
+    expect(s.delays).toEqual([]);
+    q.addAfter('soon', 10);
+    expect(s.delays).toEqual([10]);
+    s.advanceTo(10);
+    expect(q.tryGet()?.key).toBe('soon');
+    expect(s.actions).toHaveLength(0); // nothing re-armed for the Infinity key
+    expect(q.stats().waiting).toBe(1);
+    q.addAfter('never', 5); // sooner: it becomes ready
+    s.advanceTo(15);
+    expect(q.tryGet()?.key).toBe('never');
+    q.addAfter('again', Infinity);
+    expect(q.stats().waiting).toBe(1);
+    q.shutDown();
+    expect(q.stats().waiting).toBe(0);
+    expect(s.actions).toHaveLength(0);
   });
 
   it('shutDownWithDrain with nothing in flight completes at once', () => {

@@ -72,7 +72,7 @@ export function runReconcile<T>(
   return timed$.pipe(
     map((result) => outcomeOf(result, options.priority)),
     catchError((error: unknown) =>
-      of<ReconcileOutcome>({ result: 'error', error, terminal: error instanceof TerminalError, priority: options.priority }),
+      of<ReconcileOutcome>({ result: 'error', error, terminal: isTerminal(error), priority: options.priority }),
     ),
   );
 }
@@ -92,6 +92,19 @@ function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileO
   }
   if (result?.requeue) return { result: 'requeue', priority };
   return { result: 'success' };
+}
+
+/**
+ * A {@link TerminalError}, or an error caused by one (`new Error('...', { cause })`): controller-runtime
+ * tests with `errors.Is`, which unwraps. The chain is followed a bounded number of links (it may loop).
+ */
+function isTerminal(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; depth < 16 && e instanceof Error; depth++) {
+    if (e instanceof TerminalError) return true;
+    e = e.cause;
+  }
+  return false;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<ReconcileResult | void> {

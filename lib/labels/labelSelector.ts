@@ -86,7 +86,15 @@ export const nothingLabelSelector: LabelSelector = Object.freeze({
  * ```
  */
 export function labelSelectorFromSet(set: Labels | undefined): LabelSelector {
-  return labelSelector(Object.entries(set ?? {}).map(([k, v]) => labelRequirement(k, 'Equals', [v])));
+  return labelSelector(
+    Object.entries(set ?? {}).map(([k, v]: [string, unknown]) => {
+      // A number would never equal a label value (labels are strings): refused, not a silent miss.
+      if (typeof v !== 'string') {
+        throw new LabelSelectorParseError(`${k}=${String(v)}`, k.length + 1, `the value of ${JSON.stringify(k)} must be a string (got ${v === null ? 'null' : typeof v})`);
+      }
+      return labelRequirement(k, 'Equals', [v]);
+    }),
+  );
 }
 
 /** The structured selector of Kubernetes objects (`spec.selector` of a Deployment, `V1LabelSelector`). */

@@ -161,6 +161,7 @@ class Parser {
  * ```
  */
 export function parseLabelSelector(selector: string): LabelSelector {
+  if (typeof selector !== 'string') throw notASelector(selector, 'a label selector string is needed');
   const cached = cache.get(selector);
   if (cached) return cached;
   const reqs = new Parser(selector, lex(selector)).parse();
@@ -189,5 +190,25 @@ export type LabelSelectorInput = string | LabelSelector | undefined;
  */
 export function toLabelSelector(input: LabelSelectorInput): LabelSelector {
   if (input == null) return everythingLabelSelector;
-  return typeof input === 'string' ? parseLabelSelector(input) : input;
+  if (typeof input === 'string') return parseLabelSelector(input);
+  if (typeof (input as Partial<LabelSelector>).matches === 'function') return input;
+  // A structured selector (a Deployment's spec.selector) is a common slip: say how to convert it.
+  const structured = typeof input === 'object' && ('matchLabels' in input || 'matchExpressions' in input);
+  throw notASelector(
+    input,
+    structured
+      ? 'this is a structured selector: convert it with labelSelectorFromObject(selector)'
+      : 'a string or a LabelSelector is needed',
+  );
+}
+
+/** A LabelSelectorParseError for something that is no selector at all (plain JavaScript). */
+function notASelector(input: unknown, reason: string): LabelSelectorParseError {
+  let shown: string;
+  try {
+    shown = typeof input === 'object' && input !== null ? JSON.stringify(input) : String(input);
+  } catch {
+    shown = Object.prototype.toString.call(input);
+  }
+  return new LabelSelectorParseError(shown, 0, `${reason} (got ${typeof input})`);
 }

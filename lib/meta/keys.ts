@@ -49,6 +49,7 @@ export function deletionHandlingMetaNamespaceKeyFunc(obj: KubeObject | DeletedFi
  * ```
  */
 export function splitMetaNamespaceKey(key: string): { namespace: string; name: string } {
+  if (typeof key !== 'string') throw new KeyError(key, `a key is a string, got ${key === null ? 'null' : typeof key}`);
   const parts = key.split('/');
   if (parts.length === 1) return { namespace: '', name: parts[0] };
   if (parts.length === 2) return { namespace: parts[0], name: parts[1] };

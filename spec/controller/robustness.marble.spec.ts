@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { BehaviorSubject, of } from 'rxjs';
 import { controller, type Controller } from '../../lib/controller/controller.js';
 import { ControllerConfigError, InvalidReconcileResultError, ReconcileError } from '../../lib/controller/controllerErrors.js';
+import { TerminalError } from '../../lib/controller/terminalError.js';
 import type { ControllerOptions } from '../../lib/controller/controllerOptions.js';
 import type { ControllerMetricEvent } from '../../lib/controller/controllerMetrics.js';
 import type { Informer } from '../../lib/informer/informer.js';
@@ -138,6 +139,30 @@ describe('controller: what a careless caller or a bad result cannot break (virtu
     await stopped;
     expect(errors).toEqual([expect.any(ReconcileError)]);
     expect(metrics.filter((m) => m.type === 'reconcile')).toEqual([expect.objectContaining({ result: 'error' })]);
+  });
+});
+
+describe('controller: a TerminalError as the cause of the error thrown (controller-runtime unwraps with errors.Is)', () => {
+  it('is terminal: reported once, not retried', () => {
+    const ts = testScheduler();
+    const seen: string[] = [];
+    const errors: ReconcileError[] = [];
+    ts.run(() => {
+      const deps = scriptedInformer(ts, [dep('a', '1')]);
+      const ctl = controller({
+        for: deps,
+        scheduler: ts,
+        reconcile: (key) => {
+          seen.push(`${key}@${ts.now()}`);
+          throw new Error('could not apply', { cause: new TerminalError('bad spec') });
+        },
+      });
+      ctl.errors$.subscribe((e) => errors.push(e as ReconcileError));
+      ctl.start();
+      stopAt(ts, 200, ctl, deps);
+    });
+    expect(seen).toEqual(['ns/a@5']);
+    expect(errors.map((e) => e.terminal)).toEqual([true]);
   });
 });
 

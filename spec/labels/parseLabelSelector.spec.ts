@@ -155,3 +155,19 @@ describe('labelSelectorFromSet and labelSelectorFromObject', () => {
     expect(everythingLabelSelector.toString()).toBe('');
   });
 });
+
+describe('selectors from plain JavaScript: what is no selector is a LabelSelectorParseError', () => {
+  it.each([[5], [{}], [['a=b']], [null]])('parseLabelSelector(%j)', (input) => {
+    expect(() => parseLabelSelector(input as unknown as string)).toThrow(LabelSelectorParseError);
+  });
+
+  it('toLabelSelector of a structured selector says how to convert it; of a number, what is needed', () => {
+    expect(() => toLabelSelector({ matchLabels: { app: 'web' } } as never)).toThrow(/labelSelectorFromObject/);
+    expect(() => toLabelSelector(5 as never)).toThrow(/a string or a LabelSelector is needed \(got number\)/);
+    expect(toLabelSelector(labelSelectorFromObject({ matchLabels: { app: 'web' } })).matches({ app: 'web' })).toBe(true);
+  });
+
+  it('labelSelectorFromSet with a value that is not a string is refused (a number never matched)', () => {
+    expect(() => labelSelectorFromSet({ a: 1 } as never)).toThrow(/the value of "a" must be a string \(got number\)/);
+  });
+});

@@ -31,6 +31,7 @@ describe('key functions', () => {
     expect(splitMetaNamespaceKey('ns/a')).toEqual({ namespace: 'ns', name: 'a' });
     expect(splitMetaNamespaceKey('node-1')).toEqual({ namespace: '', name: 'node-1' });
     expect(() => splitMetaNamespaceKey('a/b/c')).toThrow(KeyError);
+    expect(() => splitMetaNamespaceKey(undefined as unknown as string)).toThrow(/a key is a string, got undefined/);
   });
 
   it('loads alongside @kubernetes/client-node in ESM mode', () => {

@@ -16,6 +16,28 @@ function stopAt(ts: { schedule: (f: () => void, ms: number) => unknown }, atMs: 
   }, atMs);
 }
 
+/** Keys a and b (listed at 5); `forA` is a's reconcile, b's succeeds. What ran when, and errors$. */
+function runAB(forA: () => unknown): { seen: string[]; errors: ReconcileError[] } {
+  const ts = testScheduler();
+  const seen: string[] = [];
+  const errors: ReconcileError[] = [];
+  ts.run(() => {
+    const deps = scriptedInformer(ts, [dep('a', '1'), dep('b', '1')]);
+    const ctl = controller({
+      for: deps,
+      scheduler: ts,
+      reconcile: (key) => {
+        seen.push(`${key}@${ts.now()}`);
+        return (key === 'ns/a' ? forA() : undefined) as undefined;
+      },
+    });
+    ctl.errors$.subscribe((e) => errors.push(e as ReconcileError));
+    ctl.start();
+    stopAt(ts, 30, ctl, deps);
+  });
+  return { seen, errors };
+}
+
 describe('controller: what a careless caller or a bad result cannot break (virtual time)', () => {
   it('leading$ emitting true again while a worker is busy adds no worker beyond concurrency', () => {
     const ts = testScheduler();
@@ -41,23 +63,7 @@ describe('controller: what a careless caller or a bad result cannot break (virtu
     ['a NaN requeueAfter', { requeueAfter: Number.NaN }, 'requeueAfter'],
     ['a NaN priority', { requeue: true, priority: Number.NaN }, 'priority'],
   ])('%s is a failed reconcile (InvalidReconcileResultError), retried with backoff; the worker goes on', (_what, result, field) => {
-    const ts = testScheduler();
-    const errors: unknown[] = [];
-    const seen: string[] = [];
-    ts.run(() => {
-      const deps = scriptedInformer(ts, [dep('a', '1'), dep('b', '1')]);
-      const ctl = controller({
-        for: deps,
-        scheduler: ts,
-        reconcile: (key) => {
-          seen.push(`${key}@${ts.now()}`);
-          return of(key === 'ns/a' ? (result as unknown as undefined) : undefined);
-        },
-      });
-      ctl.errors$.subscribe((e) => errors.push(e));
-      ctl.start();
-      stopAt(ts, 30, ctl, deps);
-    });
+    const { seen, errors } = runAB(() => of(result));
     // Before: an uncaught InvalidDelayError (or a key that was never handed out again) and a dead worker.
     expect(seen.slice(0, 3)).toEqual(['ns/a@5', 'ns/b@5', 'ns/a@10']);
     expect(errors[0]).toBeInstanceOf(ReconcileError);
@@ -98,25 +104,11 @@ describe('controller: what a careless caller or a bad result cannot break (virtu
   });
 
   it('a reconcile that throws a value with no string form is reported, and the worker takes the next key', () => {
-    const ts = testScheduler();
-    const seen: string[] = [];
-    const errors: ReconcileError[] = [];
-    ts.run(() => {
-      const deps = scriptedInformer(ts, [dep('a', '1'), dep('b', '1')]);
-      const ctl = controller({
-        for: deps,
-        scheduler: ts,
-        reconcile: (key) => {
-          seen.push(key);
-          if (key === 'ns/a') throw Object.create(null);
-        },
-      });
-      ctl.errors$.subscribe((e) => errors.push(e as ReconcileError));
-      ctl.start();
-      stopAt(ts, 30, ctl, deps);
+    const { seen, errors } = runAB(() => {
+      throw Object.create(null);
     });
     // Before: String(cause) threw a TypeError out of the worker, and b was never reconciled.
-    expect(seen.slice(0, 2)).toEqual(['ns/a', 'ns/b']);
+    expect(seen.slice(0, 2)).toEqual(['ns/a@5', 'ns/b@5']);
     expect(errors[0].message).toMatch(/failed: \[object Object\]/);
   });
 

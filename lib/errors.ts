@@ -1,3 +1,5 @@
+import { describeValue } from './meta/describeValue.js';
+
 /**
  * The base of every error rxkube raises. `code` is stable and machine-readable; `message` says what
  * happened and what rxkube did about it (retrying, relisting, giving up).
@@ -204,10 +206,5 @@ export class InformerConfigError extends RxkubeError {
  * ```
  */
 export function causeMessage(cause: unknown): string {
-  if (cause instanceof Error) return cause.message;
-  try {
-    return String(cause);
-  } catch {
-    return Object.prototype.toString.call(cause);
-  }
+  return cause instanceof Error ? cause.message : describeValue(cause);
 }

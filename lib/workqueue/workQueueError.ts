@@ -1,5 +1,5 @@
 import { RxkubeError } from '../errors.js';
-import { describeValue } from './describeValue.js';
+import { describeValue } from '../meta/describeValue.js';
 
 // A queue's name or a key, quoted; a string is shown as a JSON string, anything else by its string form.
 const quoted = (value: unknown): string => JSON.stringify(describeValue(value));

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Status } from '../../errors.js';
 import { badRequest, StatusError, failure } from './status.js';
+import { yamlDocuments } from './yaml.js';
 
 /** Writes a JSON body (already serialised) with `code`. */
 export function writeJson(res: ServerResponse, code: number, body: string, headers: { [h: string]: string } = {}): void {
@@ -55,6 +56,22 @@ export function parseJsonBody(text: string): unknown {
   } catch (e) {
     throw badRequest(`couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+/**
+ * Parses a write's body by its content type: YAML (`application/yaml`, `application/apply-patch+yaml`,
+ * the format server-side apply declares) or JSON. An empty body is `undefined`.
+ */
+export async function parseBody(text: string, contentType: string | undefined): Promise<unknown> {
+  if (!contentType?.includes('yaml') || text.trim() === '' || /^\s*[{[]/.test(text)) return parseJsonBody(text);
+  let docs: unknown[];
+  try {
+    docs = await yamlDocuments(text);
+  } catch (e) {
+    throw badRequest(`couldn't get version/kind; yaml parse error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (docs.length !== 1) throw badRequest(`the body must hold one YAML document, not ${docs.length}`);
+  return docs[0];
 }
 
 /** Kube's boolean query values: missing, `0`, `false` (any case) are false; anything else is true. */

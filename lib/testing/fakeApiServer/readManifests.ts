@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { JsonObject } from './resources.js';
-
-type JsYaml = { loadAll(text: string): unknown[] };
+import { yamlDocuments } from './yaml.js';
 
 /**
  * The objects in a manifest file: JSON (one object, or a `List`), or YAML with one or more
@@ -19,10 +18,7 @@ export async function readManifests(file: string): Promise<JsonObject[]> {
   if (/^\s*[{[]/.test(text)) {
     docs = [JSON.parse(text) as unknown];
   } else {
-    // A computed specifier: the bundler leaves it to Node, which finds client-node's js-yaml.
-    const specifier = 'js-yaml';
-    const yaml = (await import(/* @vite-ignore */ specifier)) as JsYaml & { default?: JsYaml };
-    docs = (yaml.default ?? yaml).loadAll(text);
+    docs = await yamlDocuments(text);
   }
   const objects: JsonObject[] = [];
   for (const doc of docs) {

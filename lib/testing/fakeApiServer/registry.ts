@@ -70,6 +70,7 @@ export class Registry {
   private checkBody(type: ResourceType, namespace: string, body: unknown): { obj: JsonObject; meta: Meta } {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request is not a JSON object');
     const obj = body as JsonObject;
+    checkKind(type, obj);
     checkMetadataTypes(type, obj.metadata);
     obj.apiVersion ??= type.apiVersion;
     obj.kind ??= type.kind;
@@ -209,3 +210,18 @@ export class Registry {
 
 /** Re-exported for handlers that build statuses from registry errors. */
 export { StatusError, failure };
+
+/**
+ * A body's kind and apiVersion must be the resource's, as the API server decodes it: a Secret
+ * POSTed to configmaps is a 400, not a Secret stored among the ConfigMaps (which informers, which
+ * drop objects of another kind, would never see). Either may be left out: it is the resource's.
+ */
+function checkKind(type: ResourceType, obj: JsonObject): void {
+  const { kind, apiVersion } = obj;
+  if (kind !== undefined && kind !== type.kind) {
+    throw badRequest(`${String(kind)} in version "${type.version}" cannot be handled as a ${type.kind}: the kind does not match the resource`);
+  }
+  if (apiVersion !== undefined && apiVersion !== type.apiVersion) {
+    throw badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${type.apiVersion})`);
+  }
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from './context.js';
-import { parseJsonBody, readBody, writeJson } from './http.js';
+import { parseBody, parseJsonBody, readBody, writeJson } from './http.js';
 import { listObjects, writeList } from './listHandler.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
@@ -8,7 +8,7 @@ import type { DeleteOptions } from './registry.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
-import { methodNotAllowed, notFound } from './status.js';
+import { badRequest, methodNotAllowed, notFound } from './status.js';
 import { serveWatch } from './watchHandler.js';
 
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
@@ -18,6 +18,12 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   if (info.subresource && info.subresource !== 'status') throw notFound(type, info.name);
   const sub = info.subresource || undefined;
   const { registry } = ctx;
+  // A dry run must change nothing; this fake cannot run a write without keeping it, so it refuses
+  // (a write that really happened would be worse than an error).
+  if (query.has('dryRun') && ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(info.verb)) {
+    throw badRequest(`dryRun=${query.get('dryRun')} is not supported by this fake API server; nothing was changed`);
+  }
+  const contentType = req.headers['content-type'];
   switch (info.verb) {
     case 'get':
       writeJson(res, 200, registry.get(type, ns, info.name).json);
@@ -38,18 +44,18 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     }
     case 'create': {
       if (info.name) throw methodNotAllowed();
-      const body = parseJsonBody(await readBody(req));
+      const body = await parseBody(await readBody(req), contentType);
       writeJson(res, 201, registry.create(type, ns, body).json);
       return;
     }
     case 'update': {
-      const body = parseJsonBody(await readBody(req));
+      const body = await parseBody(await readBody(req), contentType);
       writeJson(res, 200, registry.update(type, ns, info.name, body, sub).json);
       return;
     }
     case 'patch': {
-      const patchType = patchTypeOf(req.headers['content-type']);
-      const body = parseJsonBody(await readBody(req));
+      const patchType = patchTypeOf(contentType);
+      const body = await parseBody(await readBody(req), contentType);
       const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub);
       writeJson(res, created ? 201 : 200, stored.json);
       return;

@@ -108,6 +108,10 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     const bad = await raw(api, path, { method: 'PATCH', contentType: 'text/plain', body: '{}' });
     expect(bad.status).toBe(415);
     expect(bad.json.reason).toBe('UnsupportedMediaType');
+    // A built-in type takes strategic merge too, and kube says so.
+    expect(bad.json.message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
+    );
   });
 
   it('§4 bodies a real API server refuses: 400 for metadata of the wrong JSON type, 422 for malformed names and labels, 400 for a bad JSON patch op; nothing is stored', async () => {
@@ -154,6 +158,7 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     api.create('widgets.example.com', { metadata: { name: 'w', namespace: 'default' } });
     const smp = await raw(api, '/apis/example.com/v1/namespaces/default/widgets/w', { method: 'PATCH', contentType: 'application/strategic-merge-patch+json', body: {} });
     expect(smp.status).toBe(415);
+    expect(smp.json.message).not.toMatch(/strategic/);
   });
 
   it('§5 DELETE: pods return the object at the delete RV; configmaps a Success Status; preconditions 409', async () => {

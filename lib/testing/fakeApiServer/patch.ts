@@ -20,11 +20,11 @@ const CONTENT_TYPES: { [ct: string]: PatchType } = {
   'application/apply-patch+cbor': 'apply',
 };
 
-/** The patch type a `Content-Type` names; 415 otherwise. */
-export function patchTypeOf(contentType: string | undefined): PatchType {
+/** The patch type a `Content-Type` names; 415 otherwise (strategic merge only for built-in types). */
+export function patchTypeOf(contentType: string | undefined, builtIn: boolean): PatchType {
   const ct = (contentType ?? '').split(';')[0].trim().toLowerCase();
   const t = CONTENT_TYPES[ct];
-  if (!t) throw unsupportedMediaType(ct);
+  if (!t || (t === 'strategic' && !builtIn)) throw unsupportedMediaType(builtIn);
   return t;
 }
 

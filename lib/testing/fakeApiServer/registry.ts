@@ -162,7 +162,7 @@ export class Registry {
 
   /** PATCH; `created` is true when an apply patch created the object (201). */
   patch(type: ResourceType, namespace: string, name: string, patchType: PatchType, patch: unknown, subresource?: string): { stored: StoredObject; created: boolean } {
-    if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType('application/strategic-merge-patch+json');
+    if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType(false);
     const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
     if (!existing) {
       if (patchType !== 'apply') throw notFound(type, name);

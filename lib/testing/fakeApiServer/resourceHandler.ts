@@ -54,7 +54,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       return;
     }
     case 'patch': {
-      const patchType = patchTypeOf(contentType);
+      const patchType = patchTypeOf(contentType, type.builtIn);
       const body = await parseBody(await readBody(req), contentType);
       const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub);
       writeJson(res, created ? 201 : 200, stored.json);

@@ -77,13 +77,15 @@ export const internalError = (message: string): StatusError =>
   new StatusError(failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }));
 
 /** 415 for a body (or patch) type the server does not take; `contentType` is what was sent. */
-export const unsupportedMediaType = (contentType: string): StatusError =>
+/** A PATCH of a content type the resource does not take: kube lists what it does take. */
+export const unsupportedMediaType = (builtIn: boolean): StatusError =>
   new StatusError(
     failure(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
-      { causes: [{ reason: 'UnsupportedMediaType', message: contentType }] },
+      `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, ${
+        builtIn ? 'application/strategic-merge-patch+json, ' : ''
+      }application/apply-patch+yaml`,
     ),
   );
 

@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { asyncScheduler, defer, EMPTY, expand, map, reduce, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, defer, EMPTY, expand, map, reduce, throwError, type Observable, type SchedulerLike } from 'rxjs';
 import { RxkubeError } from '../errors.js';
 import { transportFor } from '../transport/kubeConfigTransport.js';
 import { streamRequest$ } from '../transport/streamRequest.js';
@@ -113,11 +113,20 @@ export function listWatch<T>(
       if (listOptions.resourceVersion !== undefined) first['resourceVersion'] = listOptions.resourceVersion;
       if (listOptions.resourceVersionMatch) first['resourceVersionMatch'] = listOptions.resourceVersionMatch;
       // A continue token carries the list's RV: sending one too is a 400.
-      return defer(() => page$(first)).pipe(
-        expand((page) =>
-          page.continue ? page$({ ...selectors, ...limit, continue: page.continue }) : EMPTY,
-        ),
-      );
+      return defer(() => {
+        let sent = '';
+        return page$(first).pipe(
+          expand((page, i) => {
+            if (!page.continue) return EMPTY;
+            // A server that hands back the token it was sent (or never stops) would be paged for ever.
+            if (page.continue === sent || i + 1 >= MAX_LIST_PAGES) {
+              return throwError(() => endlessList(path, page.continue === sent, i + 1));
+            }
+            sent = page.continue;
+            return page$({ ...selectors, ...limit, continue: page.continue });
+          }),
+        );
+      });
     },
 
     watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
@@ -168,12 +177,43 @@ function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
       { cause: err },
     );
   }
+  // Valid JSON that is no list must not pass as an empty one: a relist would empty the store.
+  const problem = listBodyProblem(body);
+  if (problem !== undefined) {
+    throw new RxkubeError('MalformedResponseError', `GET ${path}: the list response is not a list (${problem}): ${text.slice(0, 120)}`);
+  }
   const meta = body.metadata ?? {};
   const page: ListPage<T> = {
     items: body.items ?? [],
-    resourceVersion: meta.resourceVersion ?? '',
+    resourceVersion: meta.resourceVersion === undefined ? '' : String(meta.resourceVersion),
     continue: meta.continue ?? '',
     ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
   };
   return page;
+}
+
+/** What makes a parsed list body no list (`items` an array, or null; metadata strings), if anything. */
+function listBodyProblem(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `a JSON ${body === null ? 'null' : Array.isArray(body) ? 'array' : typeof body}`;
+  const { items, metadata } = body as { items?: unknown; metadata?: unknown };
+  if (items === undefined) return 'no items';
+  if (items !== null && !Array.isArray(items)) return 'items is not an array';
+  if (metadata === undefined || metadata === null) return undefined;
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) return 'metadata is not an object';
+  const { resourceVersion, continue: token } = metadata as { resourceVersion?: unknown; continue?: unknown };
+  if (resourceVersion !== undefined && typeof resourceVersion !== 'string' && typeof resourceVersion !== 'number') return 'metadata.resourceVersion is not a string';
+  if (token !== undefined && typeof token !== 'string') return 'metadata.continue is not a string';
+  return undefined;
+}
+
+/** The most pages one list follows: 100,000 pages is 50 million objects at the reflector's 500. */
+const MAX_LIST_PAGES = 100_000;
+
+function endlessList(path: string, repeated: boolean, pages: number): RxkubeError {
+  return new RxkubeError(
+    'MalformedResponseError',
+    repeated
+      ? `GET ${path}: the server sent back the continue token it was given (page ${pages + 1}); the list would never end`
+      : `GET ${path}: the list still had more after ${pages} pages; given up`,
+  );
 }

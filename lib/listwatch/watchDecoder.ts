@@ -7,6 +7,18 @@ const LF = 10;
 const CR = 13;
 
 /**
+ * The longest watch line decoded: 64 MiB. The API server refuses requests over 3 MiB and etcd
+ * values over 1.5 MiB, so no real event comes near it; a line that grows past it (a broken server
+ * that never sends a newline) is MALFORMED instead of growing the heap until the process dies.
+ *
+ * @example
+ * ```ts
+ * watchDecoder<V1Pod>(onEvent, MAX_WATCH_LINE_BYTES);
+ * ```
+ */
+export const MAX_WATCH_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
  * A stateful splitter of a watch stream's bytes into events; see {@link watchDecoder}.
  *
  * @example
@@ -29,7 +41,8 @@ export interface WatchDecoder {
  * (no copy of the chunk); only the tail of a line that continues in the next chunk is copied and
  * kept. A UTF-8 sequence never contains byte 10, so a multi-byte character split across chunks is
  * whole again once the line is complete. `\r\n` endings and blank lines are accepted. A line that
- * is not a watch event becomes a `MALFORMED` event and decoding goes on with the next line.
+ * is not a watch event becomes a `MALFORMED` event and decoding goes on with the next line; so does
+ * a line longer than `maxLineBytes` (default {@link MAX_WATCH_LINE_BYTES}), whose rest is skipped.
  *
  * The events are the parsed objects themselves (no re-wrapping). Chunks are not retained, so a
  * transport may reuse its buffers once `write` returns.
@@ -43,10 +56,16 @@ export interface WatchDecoder {
  * decoder.end(); // events: ADDED a, DELETED a
  * ```
  */
-export function watchDecoder<T>(emit: (event: WatchEvent<T>) => void): WatchDecoder {
+export function watchDecoder<T>(
+  emit: (event: WatchEvent<T>) => void,
+  maxLineBytes: number = MAX_WATCH_LINE_BYTES,
+): WatchDecoder {
   // The start of a line that continues in a later chunk: copies of chunk tails, decoded once the
   // line is complete (in place, part by part, unless a cut splits a character).
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  // Bytes of a line that is being skipped (it grew past maxLineBytes): dropped until its newline.
+  let skipping = false;
 
   const parse = (text: string): void => {
     const event = parseWatchEvent<T>(text);
@@ -61,6 +80,7 @@ export function watchDecoder<T>(emit: (event: WatchEvent<T>) => void): WatchDeco
   const pendingLine = (head: Uint8Array): void => {
     const parts = head.length > 0 ? [...pending, head] : pending;
     pending = [];
+    pendingBytes = 0;
     let text = decodeUtf8Parts(parts);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text !== '') parse(text);
@@ -70,21 +90,39 @@ export function watchDecoder<T>(emit: (event: WatchEvent<T>) => void): WatchDeco
     write(chunk) {
       let i = 0;
       let j = chunk.indexOf(LF);
-      if (j >= 0 && pending.length > 0) {
+      if (j >= 0 && skipping) {
+        skipping = false;
+        i = j + 1;
+        j = chunk.indexOf(LF, i);
+      } else if (j >= 0 && pending.length > 0) {
         pendingLine(chunk.subarray(0, j));
         i = j + 1;
         j = chunk.indexOf(LF, i);
       }
+      if (skipping) return;
       while (j >= 0) {
         line(chunk, i, j);
         i = j + 1;
         j = chunk.indexOf(LF, i);
       }
       // A copy of the tail only, so the chunk itself is not retained.
-      if (i < chunk.length) pending.push(copyBytes(chunk, i, chunk.length));
+      if (i < chunk.length) {
+        pending.push(copyBytes(chunk, i, chunk.length));
+        pendingBytes += chunk.length - i;
+        // A line that never ends must not take all memory: past the limit it is MALFORMED, and
+        // its rest is skipped up to its newline.
+        if (pendingBytes > maxLineBytes) {
+          const head = pending[0]!;
+          pending = [];
+          pendingBytes = 0;
+          skipping = true;
+          const start = decodeUtf8(head, 0, Math.min(head.length, 120));
+          emit(malformed(start, `a line longer than ${maxLineBytes} bytes`));
+        }
+      }
     },
     end() {
-      if (pending.length > 0) pendingLine(new Uint8Array(0));
+      if (pending.length > 0 && !skipping) pendingLine(new Uint8Array(0));
     },
   };
 }

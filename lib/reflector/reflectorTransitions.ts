@@ -140,7 +140,10 @@ function watchRequest(options: WatchOptions, ctx: StepContext): WatchRequest {
   return { options, silenceMs, expected };
 }
 
-/** Waits one backoff step (at least `Retry-After` when the server said), then `then`. */
+/** The longest `Retry-After` a reflector honours: 5 minutes, ten times the backoff's cap. */
+export const MAX_RETRY_AFTER_MS = 300_000;
+
+/** Waits one backoff step (at least `Retry-After` when the server said, up to 5 minutes), then `then`. */
 export function backOff<T>(
   c: ReflectorCarried,
   reason: ReflectorError | undefined,
@@ -148,8 +151,10 @@ export function backOff<T>(
   ctx: StepContext,
   out: Out<T>,
 ): ReflectorState<T> {
-  const retryAfterMs =
-    (reason?.cause instanceof ApiStatusError ? (reason.cause.retryAfterSeconds ?? 0) : 0) * 1000;
+  const said = (reason?.cause instanceof ApiStatusError ? (reason.cause.retryAfterSeconds ?? 0) : 0) * 1000;
+  // Bounded: a Retry-After of days would leave the informer unsynced that long after the server
+  // recovered (and one past 2^31-1 ms fired at once: a hot loop against a server asking for less).
+  const retryAfterMs = Number.isFinite(said) ? Math.min(Math.max(said, 0), MAX_RETRY_AFTER_MS) : 0;
   const step = nextBackoff(ctx.config.backoff, c.backoff, ctx.now(), ctx.random);
   const delayMs = Math.max(step.delayMs, retryAfterMs);
   pushStatus(out, reason ? { state: 'backingOff', delayMs, reason } : { state: 'backingOff', delayMs });

@@ -215,3 +215,17 @@ describe('decodeWatchBursts', () => {
     expect(seen).toEqual([1]);
   });
 });
+
+describe('a watch line that never ends', () => {
+  it('past the line limit it is one MALFORMED event, its rest is skipped to its newline, and the next line decodes', () => {
+    const out: WatchEvent<Obj>[] = [];
+    const d = watchDecoder<Obj>((e) => out.push(e), 64);
+    d.write(enc.encode('{"type":"ADDED","object":{"x":"'));
+    for (let i = 0; i < 100; i++) d.write(enc.encode('y'.repeat(40))); // 4 kB, no newline
+    d.write(enc.encode('yyy"}}\n'));
+    d.write(enc.encode(`${ev('ADDED', 'next')}\n`));
+    d.end();
+    expect(summary(out)).toEqual([expect.stringMatching(/^MALFORMED/), 'ADDED next ']);
+    expect((out[0] as { error: MalformedWatchEventError }).error.message).toMatch(/a line longer than 64 bytes/);
+  });
+});

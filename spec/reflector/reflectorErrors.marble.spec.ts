@@ -61,6 +61,23 @@ describe('reflector on virtual time: errors and teardown', () => {
     expect(r.errors[0].error.message).toMatch(/list failed .*401.*relisting after a backoff/);
   });
 
+  it('a Retry-After of days (or past what a timer holds) waits 5 minutes, not days, and not 1 ms in a hot loop', () => {
+    const r = runOnVirtualTime(
+      ({ cold }, s) =>
+        scriptedListWatch<Pod>(
+          s,
+          [
+            () => cold('#', {}, apiError(429, 'TooManyRequests', 3_000_000)), // 34.7 days
+            () => cold('#', {}, apiError(429, 'TooManyRequests', 100_000)), // 27.8 hours
+            () => cold('(a|)', { a: page([], '10') }),
+          ],
+          [() => cold('-')],
+        ),
+      650_000,
+    );
+    expect(r.lw.calls.map((c) => `${c.op}@${c.at}`)).toEqual(['list@0', 'list@300000', 'list@600000', 'watch@600000']);
+  });
+
   it('a watch error handler that throws does not stop the reflector', () => {
     const r = runOnVirtualTime(
       ({ cold }, s) =>

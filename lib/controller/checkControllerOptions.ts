@@ -1,12 +1,15 @@
 import { isObservable } from 'rxjs';
+import { describeValue } from '../meta/describeValue.js';
 import type { KubeObject } from '../meta/kubeObject.js';
+import { missingMethods } from '../meta/missingMethods.js';
+import { RATE_LIMITER_METHODS } from '../workqueue/rateLimiterOptions.js';
 import { ControllerConfigError } from './controllerErrors.js';
 import type { ControllerOptions } from './controllerOptions.js';
 
 const hasMethods = (v: unknown, methods: ReadonlyArray<string>): boolean =>
-  typeof v === 'object' && v !== null && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function');
+  typeof v === 'object' && missingMethods(v, methods).length === 0;
 
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : String(v));
+const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : describeValue(v));
 
 /**
  * Checks a controller's options as `controller()` is called, so that plain JavaScript (no compiler
@@ -37,7 +40,7 @@ export function checkControllerOptions<T extends KubeObject>(name: string, optio
       fail(`${field} must be a number of milliseconds > 0 (Infinity: none), got ${shown(ms)}`);
     }
   }
-  if (options.rateLimiter !== undefined && !hasMethods(options.rateLimiter, ['when', 'forget', 'numRequeues'])) {
+  if (options.rateLimiter !== undefined && !hasMethods(options.rateLimiter, RATE_LIMITER_METHODS)) {
     fail(`rateLimiter must have when, forget and numRequeues (e.g. defaultControllerRateLimiter()), got ${shown(options.rateLimiter)}`);
   }
   for (const field of ['leading$', 'keyFilter$'] as const) {

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import { InformerConfigError, type RxkubeError } from '../errors.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObject } from '../meta/kubeObject.js';
+import { missingMethods } from '../meta/missingMethods.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegistration.js';
@@ -127,7 +128,7 @@ export function informer<T extends KubeObject>(
   options: InformerOptions<T> = {},
 ): Informer<T> {
   const lw = listWatch as Partial<Record<'list' | 'watch', unknown>> | null | undefined;
-  if (typeof lw?.list !== 'function' || typeof lw.watch !== 'function') {
+  if (missingMethods(lw, ['list', 'watch']).length > 0) {
     throw new InformerConfigError(
       `informer(listWatch): listWatch must have list and watch functions (make one with listWatch(kubeConfig, resource)), got ${lw === null || typeof lw !== 'object' ? String(lw) : `an object with ${Object.keys(lw).join(', ') || 'no keys'}`}`,
     );

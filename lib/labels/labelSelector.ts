@@ -6,6 +6,7 @@ import {
   type Labels,
 } from './labelRequirement.js';
 import { LabelSelectorParseError } from './labelSelectorParseError.js';
+import { describeValue } from '../meta/describeValue.js';
 
 /**
  * A parsed label selector (client-go's `labels.Selector`): the AND of its requirements. Immutable.
@@ -90,7 +91,7 @@ export function labelSelectorFromSet(set: Labels | undefined): LabelSelector {
     Object.entries(set ?? {}).map(([k, v]: [string, unknown]) => {
       // A number would never equal a label value (labels are strings): refused, not a silent miss.
       if (typeof v !== 'string') {
-        throw new LabelSelectorParseError(`${k}=${String(v)}`, k.length + 1, `the value of ${JSON.stringify(k)} must be a string (got ${v === null ? 'null' : typeof v})`);
+        throw new LabelSelectorParseError(`${k}=${describeValue(v)}`, k.length + 1, `the value of ${JSON.stringify(k)} must be a string (got ${v === null ? 'null' : typeof v})`);
       }
       return labelRequirement(k, 'Equals', [v]);
     }),

@@ -1,4 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
+import { missingMethods } from '../meta/missingMethods.js';
 import { LeaderElectionConfigError } from './leaderElectionErrors.js';
 import type { ResourceLock } from './resourceLock.js';
 
@@ -137,11 +138,8 @@ export function validateLeaderElectionConfig(config: LeaderElectionConfig): Elec
 
 /** client-go's "Lock must not be nil", and the methods the elector calls. */
 function checkLock(lock: unknown): void {
-  const methods = ['get', 'create', 'update', 'describe'] as const;
-  const missing =
-    typeof lock === 'object' && lock !== null
-      ? methods.filter((m) => typeof (lock as Record<string, unknown>)[m] !== 'function')
-      : methods;
+  const methods = ['get', 'create', 'update', 'describe'];
+  const missing = typeof lock === 'object' ? missingMethods(lock, methods) : methods;
   if (missing.length === 0) return;
   throw new LeaderElectionConfigError(
     'lock',

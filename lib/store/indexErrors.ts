@@ -1,4 +1,5 @@
 import { causeMessage, RxkubeError } from '../errors.js';
+import { describeValue } from '../meta/describeValue.js';
 
 /**
  * A read named an index the store does not have (`byIndex`, `indexKeys`, `index`,
@@ -114,7 +115,7 @@ export class InvalidIndexValuesError extends RxkubeError {
 }
 
 function describeValues(got: unknown): string {
-  const one = (v: unknown): string => (v === undefined || v === null ? String(v) : `${typeof v} ${String(v)}`);
+  const one = (v: unknown): string => (v === undefined || v === null ? String(v) : `${typeof v} ${describeValue(v)}`);
   if (Array.isArray(got)) return `an array holding ${one(got.find((v) => typeof v !== 'string'))}`;
   if (typeof got === 'string') return `the string ${JSON.stringify(got)} instead of [${JSON.stringify(got)}]`;
   return one(got);
@@ -134,7 +135,7 @@ export class InvalidIndexerError extends RxkubeError {
   readonly indexName: string;
 
   constructor(indexName: string, got: unknown) {
-    const what = got === null ? 'null' : `${typeof got}${typeof got === 'function' ? '' : ` ${String(got)}`}`;
+    const what = got === null ? 'null' : `${typeof got}${typeof got === 'function' ? '' : ` ${describeValue(got)}`}`;
     super(
       'InvalidIndexerError',
       indexName === ''

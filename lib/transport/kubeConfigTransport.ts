@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { missingMethods } from '../meta/missingMethods.js';
 import { clientNodeTransport } from './clientNode.js';
 import { InvalidSourceError } from './invalidSourceError.js';
 import type { Transport } from './transport.js';
@@ -34,8 +35,7 @@ export function isTransport(source: unknown): source is Transport {
 export function transportFor(source: KubeConfig | Transport): Transport {
   if (isTransport(source)) return source;
   // What client-node's KubeConfig has and the credentials use; anything else fails here, plainly.
-  const kc = source as Partial<Record<'getCurrentCluster' | 'applyToHTTPSOptions', unknown>> | null;
-  if (typeof kc?.getCurrentCluster !== 'function' || typeof kc.applyToHTTPSOptions !== 'function') {
+  if (missingMethods(source, ['getCurrentCluster', 'applyToHTTPSOptions']).length > 0) {
     throw new InvalidSourceError(source);
   }
   let transport = transports.get(source);

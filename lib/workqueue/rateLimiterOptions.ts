@@ -1,4 +1,4 @@
-import type { RateLimiter } from './rateLimiter.js';
+import { missingMethods } from '../meta/missingMethods.js';
 import { RateLimiterConfigError } from './workQueueError.js';
 
 /**
@@ -14,6 +14,9 @@ export function checkAtLeast(limiter: string, option: string, value: unknown, mi
   if (typeof value !== 'number' || !(value >= min)) throw new RateLimiterConfigError(limiter, option, value, rule);
 }
 
+/** What makes a {@link RateLimiter}. */
+export const RATE_LIMITER_METHODS: ReadonlyArray<string> = ['when', 'forget', 'numRequeues'];
+
 /**
  * Throws {@link RateLimiterConfigError} unless `value` is a {@link RateLimiter} (an object with
  * `when`, `forget` and `numRequeues` functions): else the first retry would be a TypeError.
@@ -25,12 +28,7 @@ export function checkAtLeast(limiter: string, option: string, value: unknown, mi
  * ```
  */
 export function checkRateLimiter(limiter: string, option: string, value: unknown): void {
-  const candidate = value as Partial<RateLimiter<unknown>> | null | undefined;
-  if (
-    typeof candidate?.when !== 'function' ||
-    typeof candidate.forget !== 'function' ||
-    typeof candidate.numRequeues !== 'function'
-  ) {
+  if (missingMethods(value, RATE_LIMITER_METHODS).length > 0) {
     throw new RateLimiterConfigError(limiter, option, value, 'a rate limiter (an object with when, forget and numRequeues functions)');
   }
 }

@@ -11,6 +11,7 @@ import {
   takeLast,
   type SchedulerLike,
 } from 'rxjs';
+import { isPromiseLike } from '../meta/isPromiseLike.js';
 import { longTimer } from '../operators/longTimer.js';
 import { InvalidReconcileResultError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';
@@ -55,7 +56,7 @@ export function runReconcile<T>(
 ): Observable<ReconcileOutcome> {
   const run$ = defer(() => {
     const returned = reconcile(key, ctx);
-    return isObservable(returned) ? returned.pipe(takeLast(1)) : isPromiseLike(returned) ? from(returned) : of(returned);
+    return isObservable(returned) ? returned.pipe(takeLast(1)) : isPromiseLike<ReconcileResult | void>(returned) ? from(returned) : of(returned);
   }).pipe(defaultIfEmpty(undefined));
   const timed$ =
     options.timeoutMs === undefined
@@ -105,8 +106,4 @@ function isTerminal(error: unknown): boolean {
     e = e.cause;
   }
   return false;
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<ReconcileResult | void> {
-  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }

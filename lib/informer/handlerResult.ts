@@ -1,4 +1,5 @@
 import { isObservable, type Observable, type Subscription } from 'rxjs';
+import { isPromiseLike } from '../meta/isPromiseLike.js';
 
 /** Called once when a handler's asynchronous result has finished: `failed` with its error, or not. */
 export type SettleHandlerResult = (error: unknown, failed: boolean) => void;
@@ -45,7 +46,7 @@ export function awaitHandlerResult(
     });
     return settled ? {} : { inflight };
   }
-  if (typeof (result as Partial<PromiseLike<unknown>> | null)?.then !== 'function') {
+  if (!isPromiseLike(result)) {
     // Not asynchronous after all (a handler typed loosely returned a value): nothing to wait for.
     settle(undefined, false);
     return {};

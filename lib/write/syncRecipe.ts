@@ -1,8 +1,6 @@
 import type { Draft } from 'immer';
+import { isPromiseLike } from '../meta/isPromiseLike.js';
 import { PatchRecipeError } from './patchRecipeError.js';
-
-const isThenable = (v: unknown): v is PromiseLike<unknown> =>
-  v !== null && (typeof v === 'object' || typeof v === 'function') && typeof (v as { then?: unknown }).then === 'function';
 
 /**
  * Internal: runs a patch recipe on a draft, refusing one that returns a thenable with a
@@ -10,7 +8,7 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
  */
 export function runSyncRecipe<T>(recipe: (draft: Draft<T>) => unknown, draft: Draft<T>): void {
   const result = recipe(draft);
-  if (isThenable(result)) {
+  if (isPromiseLike(result)) {
     // Its rejection (a revoked draft after the await) would otherwise be unhandled.
     result.then(undefined, () => undefined);
     throw new PatchRecipeError();

@@ -6,7 +6,13 @@ import { RxkubeError } from '../errors.js';
 import { CredentialError } from './credentialError.js';
 import { kubeConfigCredentials, messageOf, type AppliedCredentials } from './kubeConfigCredentials.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
-import { ApiServerUnreachableError, isFallbackKubeConfig, isUnreachable } from './unreachableError.js';
+import {
+  ApiServerUnreachableError,
+  isFallbackKubeConfig,
+  isUnreachable,
+  NoKubeConfigError,
+  type ApiServerTarget,
+} from './unreachableError.js';
 
 interface NodeModules {
   readonly http: typeof NodeHttp;
@@ -147,6 +153,12 @@ export function clientNodeTransport(kubeConfig: KubeConfig, transportOptions: Cl
   };
   return {
     async request(req: TransportRequest): Promise<TransportResponse> {
+      // No kubeconfig at all: no request can succeed, so say that rather than client-node's
+      // "HTTP protocol is not allowed" from deep inside its agent.
+      const target = targetOf(kubeConfig);
+      if (target.isFallback && kubeConfig.getCurrentCluster()?.skipTLSVerify !== true) {
+        throw new NoKubeConfigError(req.path, target);
+      }
       const modules = await loadNodeModules();
       let used = await credentials.apply();
       req.signal.throwIfAborted();
@@ -218,11 +230,11 @@ function requestOptions(
   return { options, secure };
 }
 
-/** A connection refused or a name not resolved: say which server and kubeconfig (or its absence). */
-function unreachable(kubeConfig: KubeConfig, req: TransportRequest, err: Error): ApiServerUnreachableError {
+/** Where requests go, and whether that is client-node's no-kubeconfig fallback. */
+function targetOf(kubeConfig: KubeConfig): ApiServerTarget {
   const cluster = kubeConfig.getCurrentCluster();
   const server = cluster?.server ?? '';
-  const target = {
+  return {
     server,
     context: kubeConfig.getCurrentContext(),
     isFallback: isFallbackKubeConfig({
@@ -232,7 +244,11 @@ function unreachable(kubeConfig: KubeConfig, req: TransportRequest, err: Error):
       context: kubeConfig.getCurrentContext(),
     }),
   };
-  return new ApiServerUnreachableError(req.path, target, err);
+}
+
+/** A connection refused or a name not resolved: say which server and kubeconfig (or its absence). */
+function unreachable(kubeConfig: KubeConfig, req: TransportRequest, err: Error): ApiServerUnreachableError {
+  return new ApiServerUnreachableError(req.path, targetOf(kubeConfig), err);
 }
 
 interface SentResponse extends TransportResponse {

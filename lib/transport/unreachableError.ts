@@ -17,6 +17,10 @@ export interface ApiServerTarget {
   readonly isFallback: boolean;
 }
 
+const WHAT_TO_DO =
+  'Set KUBECONFIG or create ~/.kube/config (e.g. `kind create cluster` writes one), or load one with kubeConfig.loadFromFile(path); ' +
+  'to try rxkube without a cluster, use startFakeApiServer() from rxkube/testing (its kubeConfig() is ready to use).';
+
 /** What client-node's `loadFromDefault()` builds when it finds no kubeconfig, no in-cluster account. */
 const FALLBACK = { cluster: 'cluster', server: 'http://localhost:8080', user: 'user', context: 'loaded-context' };
 
@@ -81,8 +85,31 @@ export class ApiServerUnreachableError extends TransportError {
     this.message = target.isFallback
       ? `no kubeconfig found: @kubernetes/client-node's loadFromDefault() found no KUBECONFIG, no ~/.kube/config ` +
         `and no in-cluster service account, so it used ${target.server}, and that failed (${why}). ` +
-        `Set KUBECONFIG or create ~/.kube/config, or load one with kubeConfig.loadFromFile(path).`
+        `${WHAT_TO_DO}`
       : `cannot reach the API server at ${target.server} (kubeconfig context "${target.context}"): ${why}. ` +
         `Is the cluster running, and is the kubeconfig's server address right?`;
+  }
+}
+
+/**
+ * The KubeConfig is client-node's no-kubeconfig fallback: `loadFromDefault()` found no KUBECONFIG,
+ * no ~/.kube/config and no in-cluster service account, and chose `http://localhost:8080` with no
+ * user. client-node 1.4 and 2.x both refuse plain HTTP without `insecure-skip-tls-verify` ("HTTP
+ * protocol is not allowed when skipTLSVerify is not set or false"), so no request could succeed:
+ * rxkube says so before sending any, with what to do.
+ *
+ * @example
+ * ```ts
+ * errors$.pipe(filter((e) => e.cause instanceof NoKubeConfigError)).subscribe(() => showSetupHelp());
+ * ```
+ */
+export class NoKubeConfigError extends ApiServerUnreachableError {
+  constructor(path: string, target: ApiServerTarget) {
+    super(path, target, undefined);
+    this.name = 'NoKubeConfigError';
+    this.message =
+      `no kubeconfig found: @kubernetes/client-node's loadFromDefault() found no KUBECONFIG, no ~/.kube/config ` +
+      `and no in-cluster service account, so it fell back to ${target.server} with no user, which client-node ` +
+      `cannot use (plain HTTP without insecure-skip-tls-verify). ${WHAT_TO_DO}`;
   }
 }

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NEVER, VirtualAction, VirtualTimeScheduler, of } from 'rxjs';
 import '../../lib/transport/clientNode.js';
 import type { RxkubeError } from '../../lib/errors.js';
@@ -13,6 +16,7 @@ import { ReflectorError } from '../../lib/reflector/reflectorError.js';
 import {
   ApiServerUnreachableError,
   isFallbackKubeConfig,
+  NoKubeConfigError,
 } from '../../lib/transport/unreachableError.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
@@ -37,6 +41,11 @@ function loggerThatAborts(abort: AbortController) {
       abort.abort();
     },
   };
+}
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** A loopback port with nothing listening: bind one, then close it. */
@@ -84,6 +93,34 @@ describe('first contact: an informer that cannot sync says why, without anyone s
     expect(logger.lines[0]).toMatch(/^rxkube: pods: cannot reach the API server/);
     expect(logger.lines[0]).toContain(`cannot reach the API server at http://127.0.0.1:${port} (kubeconfig context "loaded-context")`);
     expect(logger.lines[0]).toContain('ECONNREFUSED');
+  });
+
+  it('no kubeconfig at all (a real loadFromDefault in an empty HOME): the first line names it and says what to do', async () => {
+    const saved = { HOME: process.env.HOME, KUBECONFIG: process.env.KUBECONFIG, host: process.env.KUBERNETES_SERVICE_HOST };
+    const home = mkdtempSync(join(tmpdir(), 'rxkube-nokubeconfig-'));
+    const kc = new KubeConfig();
+    try {
+      process.env.HOME = home;
+      delete process.env.KUBECONFIG;
+      delete process.env.KUBERNETES_SERVICE_HOST;
+      kc.loadFromDefault();
+    } finally {
+      restoreEnv('HOME', saved.HOME);
+      restoreEnv('KUBECONFIG', saved.KUBECONFIG);
+      restoreEnv('KUBERNETES_SERVICE_HOST', saved.host);
+      rmSync(home, { recursive: true, force: true });
+    }
+    const abort = new AbortController();
+    const logger = loggerThatAborts(abort);
+    const reported: RxkubeError[] = [];
+    factory = sharedInformerFactory(kc, { logger, onError: (e) => reported.push(e) });
+    const pods = factory.pods();
+    factory.start();
+    expect(await pods.waitForCacheSync({ signal: abort.signal })).toBe(false);
+    expect(logger.lines[0]).toMatch(/^rxkube: pods: no kubeconfig found: /);
+    expect(logger.lines[0]).toContain('Set KUBECONFIG or create ~/.kube/config');
+    expect(logger.lines[0]).not.toContain('HTTP protocol is not allowed');
+    expect((reported[0] as ReflectorError).cause).toBeInstanceOf(NoKubeConfigError);
   });
 
   it("recognises client-node's no-kubeconfig fallback and says so", () => {

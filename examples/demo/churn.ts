@@ -11,6 +11,19 @@ export interface ChurnCounts {
   failed: number;
 }
 
+/**
+ * What the churn wrote, so the demo can tell its own changes from anyone else's (kubectl): the
+ * resource versions of its creations and updates, and the keys it deleted. The demo's handler takes
+ * each entry out when its event arrives, so the ledger stays as small as the changes in flight.
+ */
+export interface ChurnLedger {
+  readonly versions: Set<string>;
+  readonly deleted: Set<string>;
+}
+
+/** An empty {@link ChurnLedger}. */
+export const churnLedger = (): ChurnLedger => ({ versions: new Set(), deleted: new Set() });
+
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed'] as const;
 
 /** The demo's namespaces on the fake server. */
@@ -49,7 +62,12 @@ export function startChurn(
     scheduler: SchedulerLike;
   },
   counts: ChurnCounts,
+  ledger: ChurnLedger = churnLedger(),
 ): Subscription {
+  const wrote = (obj: { metadata?: { resourceVersion?: string } }) => {
+    const rv = obj.metadata?.resourceVersion;
+    if (rv) ledger.versions.add(rv);
+  };
   const rnd = seededRandom(options.seed).next;
   const tickMs = 50;
   let budget = 0;
@@ -63,7 +81,7 @@ export function startChurn(
         if (r < 0.15 || live.length === 0) {
           const ns = options.namespace ?? demoNamespaces[Math.floor(rnd() * demoNamespaces.length)];
           const pod = realisticPod(next++, ns);
-          api.create('pods', { ...pod, status: { ...pod.status, phase: 'Pending' } });
+          wrote(api.create('pods', { ...pod, status: { ...pod.status, phase: 'Pending' } }));
           live.push([ns, pod.metadata.name]);
           counts.created++;
         } else if (r < 0.28) {
@@ -71,21 +89,24 @@ export function startChurn(
           const [ns, name] = live[i];
           live[i] = live[live.length - 1];
           live.pop();
+          ledger.deleted.add(`${ns}/${name}`);
           api.delete('pods', ns, name);
           counts.deleted++;
         } else if (r < 0.65) {
           const [ns, name] = live[pick()];
           const phase = PHASES[Math.floor(rnd() * PHASES.length)];
-          api.patch('pods', ns, name, { status: { phase } }, 'merge');
+          wrote(api.patch('pods', ns, name, { status: { phase } }, 'merge'));
           counts.updated++;
         } else {
           const [ns, name] = live[pick()];
-          api.patch(
-            'pods',
-            ns,
-            name,
-            { metadata: { annotations: { 'demo/heartbeat': String(Math.floor(rnd() * 1e9)) } } },
-            'merge',
+          wrote(
+            api.patch(
+              'pods',
+              ns,
+              name,
+              { metadata: { annotations: { 'demo/heartbeat': String(Math.floor(rnd() * 1e9)) } } },
+              'merge',
+            ),
           );
           counts.updated++;
         }

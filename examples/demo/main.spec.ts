@@ -1,13 +1,25 @@
 // Keeps README's first command true: the demo runs against the embedded fake API server, sees the
 // churn, ends by itself, and its store converges to the server.
 import { describe, expect, it } from '@jest/globals';
-import { asyncScheduler } from 'rxjs';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { asyncScheduler, firstValueFrom, timer } from 'rxjs';
 import { runDemo, renderSummary } from './main.js';
 import { parseDemoArgs } from './args.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realisticPod, startFakeApiServer } from '../../lib/testing/index.js';
+
+/** After the informer has synced (a second in), creates shop/mine through the given kubeconfig. */
+async function createLater(file: string): Promise<void> {
+  await firstValueFrom(timer(1_000));
+  const kc = new KubeConfig();
+  kc.loadFromFile(file);
+  await kc.makeApiClient(CoreV1Api).createNamespacedPod({
+    namespace: 'shop',
+    body: { metadata: { name: 'mine' }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } },
+  });
+}
 
 describe('demo (npm start)', () => {
   it('runs briefly against the fake API server, sees the churn, converges and ends by itself', async () => {
@@ -34,6 +46,35 @@ describe('demo (npm start)', () => {
     expect(output).toMatch(/\[\s*\d+s\] events\/s=\d+/);
     expect(output).toContain(renderSummary(summary));
     expect(output).not.toContain('\x1b[');
+  });
+
+  it('explains its status line once, and shows a change made with another client as such', async () => {
+    let output = '';
+    let outsider: Promise<unknown> | undefined;
+    const summary = await runDemo(
+      { durationMs: 3_000, pods: 60, rate: 50, refreshMs: 500 },
+      {
+        out: {
+          write: (s: string) => {
+            output += s;
+            // The demo says where its kubeconfig is: change a pod through it, as kubectl would.
+            const file = /--kubeconfig (\S+)/.exec(s)?.[1];
+            if (file && !outsider) outsider = createLater(file);
+          },
+          isTTY: false,
+        },
+        scheduler: asyncScheduler,
+      },
+    );
+    await outsider;
+    expect(summary.converged).toBe(true);
+    const lines = output.split('\n');
+    expect(lines.filter((l) => l.startsWith('legend: '))).toHaveLength(1);
+    expect(lines.findIndex((l) => l.startsWith('legend: '))).toBeLessThan(lines.findIndex((l) => /^\[\s*\d+s\]/.test(l)));
+    // The outside change is named, once, and the demo's own churn is not reported as outside.
+    const outside = lines.filter((l) => l.includes('outside: '));
+    expect(outside).toHaveLength(1);
+    expect(outside[0]).toMatch(/outside: [\d.]+s added shop\/mine \(/);
   });
 
   it('reads its options from the command line and KUBECONFIG', () => {

@@ -5,6 +5,9 @@
 //
 // In an app, import from 'rxkube' and 'rxkube/testing'; the demo imports the sources.
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   asyncScheduler,
@@ -19,6 +22,7 @@ import {
 } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // the KubeConfig transport (importing 'rxkube' loads it)
 import {
+  DeletedFinalStateUnknown,
   NamespaceIndex,
   sharedInformerFactory,
   stripManagedFields,
@@ -28,7 +32,7 @@ import {
 } from '../../lib/index.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { defaultDemoOptions, parseDemoArgs, usage, type DemoOptions } from './args.js';
-import { seedPods, startChurn, type ChurnCounts } from './churn.js';
+import { churnLedger, seedPods, startChurn, type ChurnCounts } from './churn.js';
 import { frameWriter, type Frame } from './view.js';
 
 /** What the demo saw, printed at the end and returned by {@link runDemo}. */
@@ -74,6 +78,7 @@ export async function runDemo(
   let kubeConfig: KubeConfig;
   let title: string;
   let live: Array<[string, string]> = [];
+  let kubeconfigDir: string | undefined;
   if (o.kubeconfig) {
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(o.kubeconfig);
@@ -84,6 +89,15 @@ export async function runDemo(
     live = seedPods(api, o.pods, o.namespace);
     kubeConfig = api.kubeConfig();
     title = `rxkube demo · fake API server · ${o.pods} pods · ${o.rate} changes/s`;
+    // A kubeconfig for the fake server, so a user can change things with kubectl and see them arrive.
+    kubeconfigDir = await mkdtemp(join(tmpdir(), 'rxkube-demo-'));
+    const file = join(kubeconfigDir, 'kubeconfig');
+    await api.writeKubeConfig(file);
+    const [ns, name] = live[0] ?? ['default', 'my-pod'];
+    out.write(
+      `while it runs, try: kubectl --kubeconfig ${file} -n ${ns} annotate pod ${name} hello=world` +
+        ` (changes made by others are shown as such)\n`,
+    );
   }
 
   // One factory, one pod informer; objects lose their managedFields before they are stored.
@@ -94,14 +108,44 @@ export async function runDemo(
   });
   const pods: SharedInformer<V1Pod> = factory.pods();
 
+  // Changes the demo did not make (kubectl, another client), fake server only: the churn's ledger
+  // says which changes are its own.
+  const ledger = churnLedger();
+  const outside = { lines: [] as string[], fresh: 0, namespaces: new Set<string>() };
+  const noteOutside = (verb: string, pod: V1Pod, own: boolean) => {
+    if (!api || own) return;
+    const ns = pod.metadata?.namespace ?? '';
+    outside.namespaces.add(ns);
+    const at = ((scheduler.now() - started) / 1000).toFixed(1);
+    outside.lines.push(`${at}s ${verb} ${ns}/${pod.metadata?.name} (${phaseOf(pod)})`);
+    if (outside.lines.length > 5) outside.lines.shift();
+    outside.fresh++;
+  };
+  const ownVersion = (pod: V1Pod) => ledger.versions.delete(pod.metadata?.resourceVersion ?? '');
+
   // Handler 1, "counter": fast, counts what it is told.
   const events = { add: 0, update: 0, delete: 0 };
   let perSecond = 0;
   const counter = pods.addEventHandler(
     {
-      add: () => void (events.add++, perSecond++),
-      update: () => void (events.update++, perSecond++),
-      delete: () => void (events.delete++, perSecond++),
+      add: (pod, isInInitialList) => {
+        events.add++;
+        perSecond++;
+        if (!isInInitialList) noteOutside('added', pod, ownVersion(pod));
+      },
+      update: (_old, pod) => {
+        events.update++;
+        perSecond++;
+        noteOutside('updated', pod, ownVersion(pod));
+      },
+      delete: (deleted) => {
+        events.delete++;
+        perSecond++;
+        // A delete the watch missed arrives wrapped, with the last state the informer knew.
+        const pod = deleted instanceof DeletedFinalStateUnknown ? deleted.obj : deleted;
+        const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
+        noteOutside('deleted', pod, ledger.deleted.delete(key));
+      },
     },
     { name: 'counter' },
   );
@@ -171,6 +215,7 @@ export async function runDemo(
         live,
         { rate: o.rate, seed: o.seed, namespace: o.namespace, firstIndex: o.pods, scheduler },
         churn,
+        ledger,
       );
     }
   });
@@ -192,7 +237,7 @@ export async function runDemo(
       objects: pods.getStore().size,
       resourceVersion: pods.lastSyncResourceVersion(),
       synced: pods.hasSynced(),
-      ...namespaceTable(pods),
+      ...namespaceTable(pods, outside.namespaces),
       handlers: handlers.map((h) => {
         const lag = h.reg.lag();
         h.maxQueued = Math.max(h.maxQueued, lag.queued);
@@ -200,9 +245,12 @@ export async function runDemo(
         return { name: h.name, handled: h.handled(), queued: lag.queued, lagMs: lag.oldestAgeMs };
       }),
       listerLines: listerLines(pods, o.kubeconfig === undefined, failedPods.size),
+      outsideChanges: [...outside.lines],
+      newOutsideChanges: outside.fresh,
       errors,
     };
     perSecond = 0;
+    outside.fresh = 0;
     lastTick = now;
     lastChanges = changes;
     return f;
@@ -275,12 +323,13 @@ export async function runDemo(
   for (const sub of lagSubs) sub.unsubscribe();
   await factory.shutdown();
   await api?.close();
+  if (kubeconfigDir) await rm(kubeconfigDir, { recursive: true, force: true });
   out.write(renderSummary(summary));
   return summary;
 }
 
 /** Objects by namespace and phase, through the namespace index and namespace-scoped listers. */
-function namespaceTable(pods: SharedInformer<V1Pod>): Pick<Frame, 'table' | 'phases'> {
+function namespaceTable(pods: SharedInformer<V1Pod>, pinned: ReadonlySet<string>): Pick<Frame, 'table' | 'phases'> {
   const rows = pods.listIndexFuncValues(NamespaceIndex).map((namespace) => {
     const phases = new Map<string, number>();
     const inNamespace = pods.lister().byNamespace(namespace).list();
@@ -288,9 +337,10 @@ function namespaceTable(pods: SharedInformer<V1Pod>): Pick<Frame, 'table' | 'pha
     return { namespace, phases, total: inNamespace.length };
   });
   rows.sort((a, b) => b.total - a.total || a.namespace.localeCompare(b.namespace));
-  const shown = rows.slice(0, 8);
+  // The largest namespaces, and always those someone else changed (not folded into "+N more").
+  const shown = rows.filter((r, i) => i < 8 || pinned.has(r.namespace));
   if (rows.length > shown.length) {
-    const rest = rows.slice(shown.length);
+    const rest = rows.filter((r) => !shown.includes(r));
     const phases = new Map<string, number>();
     for (const r of rest) for (const [p, n] of r.phases) phases.set(p, (phases.get(p) ?? 0) + n);
     shown.push({ namespace: `+${rest.length} more`, phases, total: rest.reduce((n, r) => n + r.total, 0) });

@@ -25,8 +25,19 @@ export interface Frame {
     readonly lagMs: number;
   }>;
   readonly listerLines: ReadonlyArray<string>;
+  /** The latest changes nobody in the demo made (kubectl, another client), newest last. */
+  readonly outsideChanges: ReadonlyArray<string>;
+  /** How many changes from outside arrived since the previous frame. */
+  readonly newOutsideChanges: number;
   readonly errors: number;
 }
+
+/** What each figure of the plain status line means (printed once, before the first line). */
+export const LEGEND =
+  'legend: [elapsed] events/s=informer notifications per second, changes/s=changes the demo makes per second, ' +
+  'objects=pods in the store, synced=first list done, NAME=handled/queued q/lag ms for each handler ' +
+  '(lag: age of its oldest undelivered notification), errors=informer errors; ' +
+  'changes made by others (kubectl) are printed as "outside:" lines';
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 const padEnd = (s: string | number, n: number) => String(s).padEnd(n);
@@ -53,20 +64,22 @@ export function renderFrame(f: Frame): string[] {
     ),
     '',
     ...f.listerLines,
+    ...(f.outsideChanges.length > 0 ? ['', 'changes by others (kubectl, other clients):', ...f.outsideChanges.map((c) => `  ${c}`)] : []),
   ];
   return lines;
 }
 
-/** The frame as one plain line, for output that is not a terminal. */
+/** The frame as plain lines, for output that is not a terminal: the status, then new outside changes. */
 export function renderLine(f: Frame): string {
   const handlers = f.handlers
     .map((h) => `${h.name}=${h.handled}/${h.queued}q/${Math.round(h.lagMs)}ms`)
     .join(' ');
-  return (
+  const status =
     `[${(f.elapsedMs / 1000).toFixed(0).padStart(3)}s] events/s=${Math.round(f.eventsPerSecond)}` +
     (f.changesPerSecond === undefined ? '' : ` changes/s=${Math.round(f.changesPerSecond)}`) +
-    ` objects=${f.objects} synced=${f.synced} ${handlers} errors=${f.errors}`
-  );
+    ` objects=${f.objects} synced=${f.synced} ${handlers} errors=${f.errors}`;
+  const fresh = f.outsideChanges.slice(Math.max(f.outsideChanges.length - f.newOutsideChanges, 0));
+  return [status, ...fresh.map((c) => `      outside: ${c}`)].join('\n');
 }
 
 /** Writes frames: in place on a terminal (cursor up, clear down), appended otherwise. */
@@ -76,6 +89,7 @@ export function frameWriter(out: {
   columns?: number;
 }): (f: Frame) => void {
   let previous = 0;
+  let legend = false;
   return (f) => {
     if (out.isTTY) {
       // Lines are clipped to the terminal's width: a wrapped line would break the redraw.
@@ -84,6 +98,8 @@ export function frameWriter(out: {
       out.write((previous > 0 ? `\x1b[${previous}A\x1b[J` : '') + lines.join('\n') + '\n');
       previous = lines.length;
     } else {
+      if (!legend) out.write(LEGEND + '\n');
+      legend = true;
       out.write(renderLine(f) + '\n');
     }
   };

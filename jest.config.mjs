@@ -12,6 +12,10 @@ export default {
   modulePathIgnorePatterns: ['<rootDir>/examples/angular/'],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
+    // The examples import the package by name, as a user's code does; here that is the sources.
+    '^rxkube$': '<rootDir>/lib/node.ts',
+    '^rxkube/testing$': '<rootDir>/lib/testing/index.ts',
+    '^rxkube/prometheus$': '<rootDir>/lib/prometheus/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.spec.json', diagnostics: { ignoreCodes: ['TS151001'] } }],

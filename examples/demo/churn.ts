@@ -1,7 +1,7 @@
 // Changes the fake API server's pods at a steady rate: phase transitions, annotation updates,
 // creations and deletions, chosen by a seeded random generator so that runs are repeatable.
 import { interval, type SchedulerLike, type Subscription } from 'rxjs';
-import { realisticPod, seededRandom, type FakeApiServer } from '../../lib/testing/index.js';
+import { realisticPod, seededRandom, type FakeApiServer } from 'rxkube/testing';
 
 /** What the churn did so far. */
 export interface ChurnCounts {

@@ -8,7 +8,7 @@ import { parseDemoArgs } from './args.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realisticPod, startFakeApiServer } from '../../lib/testing/index.js';
+import { realisticPod, startFakeApiServer } from 'rxkube/testing';
 
 /** After the informer has synced (a second in), creates shop/mine through the given kubeconfig. */
 async function createLater(file: string): Promise<void> {

@@ -3,7 +3,8 @@
 // churn of changes; with --kubeconfig FILE (or KUBECONFIG) it watches a real cluster, read-only.
 // It ends by itself after --duration seconds with a summary.
 //
-// In an app, import from 'rxkube' and 'rxkube/testing'; the demo imports the sources.
+// It imports 'rxkube' and 'rxkube/testing' as an app does (in this repository they resolve to the
+// sources: tsconfig.spec.json's paths for tsx, jest.config.mjs's moduleNameMapper for the tests).
 import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,6 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import '../../lib/transport/clientNode.js'; // the KubeConfig transport (importing 'rxkube' loads it)
 import {
   DeletedFinalStateUnknown,
   NamespaceIndex,
@@ -29,8 +29,8 @@ import {
   type HandlerRegistration,
   type SharedInformer,
   type Store,
-} from '../../lib/index.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+} from 'rxkube';
+import { startFakeApiServer, type FakeApiServer } from 'rxkube/testing';
 import { defaultDemoOptions, parseDemoArgs, usage, type DemoOptions } from './args.js';
 import { churnLedger, seedPods, startChurn, type ChurnCounts } from './churn.js';
 import { frameWriter, type Frame } from './view.js';

@@ -1,12 +1,11 @@
 // A marble test of a handler with rxkube/testing: a scripted ListWatch on virtual time drives a real
 // informer, and the handler's reports are asserted as a marble diagram. No server, no sleeps.
-// In an app: import { fakeListWatch, listPage } from 'rxkube/testing'.
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import { asyncScheduler, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { informer, type WatchEvent } from '../../lib/index.js'; // 'rxkube'
-import { fakeListWatch, listPage } from '../../lib/testing/index.js'; // 'rxkube/testing'
+import { informer, type WatchEvent } from 'rxkube';
+import { fakeListWatch, listPage } from 'rxkube/testing';
 import { phaseReporter } from './phaseReporter.js';
 
 const pod = (name: string, rv: string, phase: string, labels?: Record<string, string>): V1Pod => ({

@@ -1,7 +1,7 @@
 // A handler worth testing: it reports pod phase transitions, and nothing else (not label changes,
-// not resyncs). In an app, import from 'rxkube'.
+// not resyncs).
 import type { V1Pod } from '@kubernetes/client-node';
-import { DeletedFinalStateUnknown, type ResourceEventHandler } from '../../lib/index.js'; // 'rxkube'
+import { DeletedFinalStateUnknown, type ResourceEventHandler } from 'rxkube';
 
 /** Builds the handler; `report` gets one line per transition. */
 export function phaseReporter(report: (line: string) => void): ResourceEventHandler<V1Pod> {

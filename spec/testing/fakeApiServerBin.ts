@@ -16,7 +16,9 @@ export interface BinProcess {
 /** Starts the bin; resolves with its URL once it prints `listening on URL` (bounded at 20 s). */
 export function startFakeApiServerBin(args: string[]): Promise<BinProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // node with tsx's loader rather than the tsx CLI: the CLI relays signals to its child and, when the
+    // child has not answered within 30 ms (a loaded machine), kills it and exits 143 itself.
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     let out = '';
     let err = '';

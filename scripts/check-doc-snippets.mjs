@@ -7,6 +7,8 @@
 //   ```ts            a module of its own: it imports what it uses
 //   ```ts continued  appended to the previous checked block of the same file (a walkthrough in steps)
 //   ```ts no-check   not checked (keep these rare: pseudo-code, or an excerpt of a type)
+//   ```ts file=PATH  a file of docs/tutorial.md's project: compiled and run for real, in a project
+//                    of its own made from the packed tarball, by scripts/check-tutorial.mjs
 // The reader's own code that blocks call (`reconcile`, `enqueue`, ...) is declared once in
 // scripts/doc-snippets.d.ts. Blocks importing @angular/* resolve it from .cache/angular (installed by
 // scripts/check-angular-example.sh, which this runs when it is missing).
@@ -61,12 +63,17 @@ function closingFence(lines, start) {
 function modules() {
   const out = [];
   let skipped = 0;
+  let tutorialFiles = 0;
   for (const md of markdownFiles()) {
     const rel = relative(ROOT, md);
     let previous;
     for (const b of extractBlocks(readFileSync(md, 'utf8'))) {
       if (b.flags.includes('no-check')) {
         skipped++;
+        continue;
+      }
+      if (b.flags.some((f) => f.startsWith('file='))) {
+        tutorialFiles++;
         continue;
       }
       if (b.flags.includes('continued')) {
@@ -80,7 +87,7 @@ function modules() {
       out.push(previous);
     }
   }
-  return { out, skipped };
+  return { out, skipped, tutorialFiles };
 }
 
 function mdPosition(mod, codeLine) {
@@ -117,7 +124,7 @@ function writeProject(mods) {
   for (const m of mods) writeFileSync(join(OUT, m.name), [...m.code, 'export {};', ''].join('\n'));
 }
 
-const { out: mods, skipped } = modules();
+const { out: mods, skipped, tutorialFiles } = modules();
 if (!existsSync(join(ROOT, 'dist', 'types', 'index.d.ts'))) {
   console.error('check-doc-snippets: dist/ is missing; run `npm run build` first.');
   process.exit(1);
@@ -146,4 +153,4 @@ if (output.trim() !== '') {
   console.error(`check-doc-snippets: TypeScript blocks in the docs do not compile (see above).`);
   process.exit(1);
 }
-console.log(`doc snippets ok: ${mods.length} TypeScript blocks compiled against dist (${skipped} marked no-check)`);
+console.log(`doc snippets ok: ${mods.length} TypeScript blocks compiled against dist (${skipped} marked no-check, ${tutorialFiles} tutorial files checked by check-tutorial.mjs)`);

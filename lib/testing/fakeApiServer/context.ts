@@ -3,7 +3,9 @@ import { serveCustomResourceDefinitions, servedAtStart } from './customResourceD
 import type { FakeApiServerOptions } from './fakeApiServer.js';
 import { Faults } from './faults.js';
 import { seededRandom, type Random } from './random.js';
-import { Registry } from './registry.js';
+import type { Registry } from './registry.js';
+import { ClusterRegistry } from './clusterRegistry.js';
+import { Controllers } from './controllers.js';
 import { ResourceTypes } from './resources.js';
 import { realisticPod } from './seedPods.js';
 import { Storage } from './storage.js';
@@ -67,10 +69,12 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const storage = new Storage(options.historyLimit ?? 10000);
   const types = new ResourceTypes(servedAtStart);
   for (const def of options.resources ?? []) types.register(def);
-  const registry = new Registry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true);
+  const registry: Registry = new ClusterRegistry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true);
+  const controllers = new Controllers(storage, types, () => registry, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();
   storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
+  storage.onChange((c) => controllers.observe(c));
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
   const ctx: ServerContext = {
     storage,
@@ -92,7 +96,15 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   }
   for (let i = 0; i < (options.seedPods ?? 0); i++) {
     const pod = realisticPod(i);
-    registry.create(types.resolve('pods'), pod.metadata.namespace, pod);
+    registry.create(types.resolve('pods'), pod.metadata.namespace, pod, { withStatus: true });
   }
-  return { ctx, faults, cancelWaits: waiter.cancelAll };
+  (registry as ClusterRegistry).attach(controllers); // after the seeds: they need no controller
+  return {
+    ctx,
+    faults,
+    cancelWaits: () => {
+      waiter.cancelAll();
+      controllers.close();
+    },
+  };
 }

@@ -32,10 +32,13 @@ export const customResourceDefinitionType: ResourceType = toType(
  */
 export const servedAtStart: ReadonlyArray<ResourceType> = Object.freeze([...builtInResourceTypes, customResourceDefinitionType]);
 
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 interface CrdVersion {
   readonly name?: unknown;
   readonly served?: unknown;
   readonly storage?: unknown;
+  readonly subresources?: { readonly status?: unknown };
 }
 
 /**
@@ -60,7 +63,8 @@ export function definitionFromCrd(crd: JsonObject): ResourceDefinition | undefin
   const scope = spec?.['scope'];
   const versions = (Array.isArray(spec?.['versions']) ? spec['versions'] : []) as ReadonlyArray<CrdVersion>;
   const served = versions.filter((v) => v.served === true && typeof v.name === 'string');
-  const version = (served.find((v) => v.storage === true) ?? served[0])?.name;
+  const servedVersion = served.find((v) => v.storage === true) ?? served[0];
+  const version = servedVersion?.name;
   if (typeof group !== 'string' || typeof plural !== 'string' || typeof kind !== 'string') return undefined;
   if ((scope !== 'Namespaced' && scope !== 'Cluster') || typeof version !== 'string') return undefined;
   const singular = names?.['singular'];
@@ -73,6 +77,7 @@ export function definitionFromCrd(crd: JsonObject): ResourceDefinition | undefin
     namespaced: scope === 'Namespaced',
     ...(typeof singular === 'string' ? { singular } : {}),
     ...(Array.isArray(shortNames) ? { shortNames: shortNames.filter((s): s is string => typeof s === 'string') } : {}),
+    ...(isObject(servedVersion?.subresources?.status) ? { statusSubresource: true } : {}),
   };
 }
 

@@ -1,14 +1,15 @@
 import { ApiStatusError } from '../../errors.js';
 import type { FakeApiServer, FakeList, Stored } from './fakeApiServer.js';
 import type { PatchType } from './patch.js';
-import type { DeleteOptions, Registry } from './registry.js';
+import type { CreateOptions, DeleteOptions, Registry } from './registry.js';
 import type { JsonObject, ResourceRef, ResourceType, ResourceTypes } from './resources.js';
-import { StatusError } from './status.js';
+import { notFound, StatusError } from './status.js';
+import { hasStatusSubresource } from './statusStrategy.js';
 import type { Storage } from './storage.js';
 import { parseStored, type StoredObject } from './storedObject.js';
 
 /** The data-plane helpers of {@link FakeApiServer}: reads and writes without HTTP. */
-export type DataPlane = Pick<FakeApiServer, 'create' | 'update' | 'writeMany' | 'patch' | 'delete' | 'get' | 'list'>;
+export type DataPlane = Pick<FakeApiServer, 'create' | 'update' | 'updateStatus' | 'writeMany' | 'patch' | 'delete' | 'get' | 'list'>;
 
 function deepFreeze<T>(o: T): T {
   if (o && typeof o === 'object' && !Object.isFrozen(o)) {
@@ -42,10 +43,10 @@ const copy = <T>(o: T): T => {
  */
 export function dataPlane(storage: Storage, registry: Registry, types: ResourceTypes): DataPlane {
   return {
-    create: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
+    create: <T extends object>(resource: ResourceRef, obj: T, options?: CreateOptions): Stored<T> => {
       try {
         const type = types.resolve(resource);
-        return frozen<T>(registry.create(type, resolveNs(type, obj), copy(obj)));
+        return frozen<T>(registry.create(type, resolveNs(type, obj), copy(obj), options));
       } catch (e) {
         return rethrow(e);
       }
@@ -58,23 +59,35 @@ export function dataPlane(storage: Storage, registry: Registry, types: ResourceT
         return rethrow(e);
       }
     },
-    writeMany: (resource, objects) => {
+    updateStatus: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {
         const type = types.resolve(resource);
+        if (!hasStatusSubresource(type)) throw notFound(type, nameOf(obj));
+        return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj), 'status'));
+      } catch (e) {
+        return rethrow(e);
+      }
+    },
+    writeMany: (resource, objects, options) => {
+      try {
+        const type = types.resolve(resource);
+        const status = options?.subresource === 'status';
+        if (status && !hasStatusSubresource(type)) throw notFound(type, '');
         for (const obj of objects) {
           const ns = resolveNs(type, obj);
-          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) registry.update(type, ns, nameOf(obj), copy(obj));
-          else registry.create(type, ns, copy(obj));
+          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) registry.update(type, ns, nameOf(obj), copy(obj), status ? 'status' : undefined);
+          else registry.create(type, ns, copy(obj), { withStatus: status });
         }
         return String(storage.resourceVersion);
       } catch (e) {
         return rethrow(e);
       }
     },
-    patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge'): Stored<T> => {
+    patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge', subresource?: 'status'): Stored<T> => {
       try {
         const t = types.resolve(resource);
-        return frozen<T>(registry.patch(t, namespace ?? '', name, type, patch).stored);
+        if (subresource && !hasStatusSubresource(t)) throw notFound(t, name);
+        return frozen<T>(registry.patch(t, namespace ?? '', name, type, patch, subresource).stored);
       } catch (e) {
         return rethrow(e);
       }

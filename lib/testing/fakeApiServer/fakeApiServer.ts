@@ -6,7 +6,8 @@ import type { FakeToken } from './auth.js';
 import type { ClientCertificate, ClientCertificateOptions } from './certificates.js';
 import type { FaultControl } from './faults.js';
 import type { PatchType } from './patch.js';
-import type { DeleteOptions } from './registry.js';
+import type { CreateOptions, DeleteOptions } from './registry.js';
+import type { GarbageCollectionMode } from './controllers.js';
 import type { RecordedRequest } from './requestLog.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from './resources.js';
 
@@ -60,6 +61,14 @@ export interface FakeApiServerOptions {
   readonly resources?: ReadonlyArray<ResourceDefinition>;
   /** How many requests `requests` keeps (oldest dropped first). Default 10000. */
   readonly requestLogLimit?: number;
+  /**
+   * When the garbage collector and the namespace controller act (see docs/testing.md): `'scheduled'`
+   * (default) on `scheduler`, `controllerDelayMs` after the write that gave them work; `'immediate'`
+   * before that write returns; `'off'` never (as envtest).
+   */
+  readonly garbageCollection?: GarbageCollectionMode;
+  /** The delay of `'scheduled'` collection. Default 0 (the next macrotask with `asyncScheduler`). */
+  readonly controllerDelayMs?: number;
 }
 
 /**
@@ -174,18 +183,25 @@ export interface FakeApiServer {
   revokeToken(token: string): boolean;
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition | Resource): ResourceType;
-  /** Creates (POST semantics); the namespace is `metadata.namespace` or `default`. */
-  create<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
-  /** Replaces (PUT semantics: 409 on a stale resourceVersion, no event on a no-op). */
+  /**
+   * Creates (POST semantics); the namespace is `metadata.namespace` or `default`. As in kube, the
+   * status of a type with a status subresource is reset (Pods: `Pending`) or dropped, unless
+   * `options.withStatus` keeps it (seeding an object as its controller would have reported it).
+   */
+  create<T extends object>(resource: ResourceRef, obj: T, options?: CreateOptions): Stored<T>;
+  /** Replaces (PUT semantics: 409 on a stale resourceVersion, no event on a no-op); the stored status is kept where the type has a status subresource. */
   update<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
+  /** Replaces the status only (PUT on `/status`: the rest of the object is kept); 404 for a type without a status subresource. */
+  updateStatus<T extends object>(resource: ResourceRef, obj: T): Stored<T>;
   /**
    * Creates or replaces each object (POST or PUT semantics, events included) without returning them:
    * for bulk loads and benchmarks, where copying results back would cost more than the writes.
-   * Returns the resourceVersion after the last write.
+   * Returns the resourceVersion after the last write. With `subresource: 'status'`, existing objects
+   * get their status replaced (PUT on `/status`) and missing ones are created with their status.
    */
-  writeMany(resource: ResourceRef, objects: Iterable<object>): string;
-  /** Patches (merge patch by default). */
-  patch<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type?: PatchType): Stored<T>;
+  writeMany(resource: ResourceRef, objects: Iterable<object>, options?: { readonly subresource?: 'status' }): string;
+  /** Patches (merge patch by default); `subresource: 'status'` patches `/status`, where only the status changes. */
+  patch<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type?: PatchType, subresource?: 'status'): Stored<T>;
   /** Deletes; returns the final state (or the object marked for deletion when it has finalizers). */
   delete<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): Stored<T>;
   get<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string): Stored<T> | undefined;

@@ -7,6 +7,9 @@ import { validateOwnerReferences } from './ownerReferences.js';
 import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
+import { generationChanged, hasStatusSubresource, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
+import { checkNoNewFinalizers, finalizersOnDelete, mustWaitForFinalizers, validateDeleteOptions, type PropagationPolicy } from './deletion.js';
+import { namespaceTerminating, prepareNamespaceForCreate, prepareNamespaceForDelete } from './namespaceLifecycle.js';
 
 /**
  * `DeleteOptions` fields the fake honours.
@@ -18,6 +21,27 @@ import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, 
  */
 export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** What happens to the dependents (objects whose ownerReferences name this one). Default: Background (Orphan for Jobs and ReplicationControllers). */
+  readonly propagationPolicy?: PropagationPolicy;
+  /** Legacy: true is Orphan, false Background; cannot be set with `propagationPolicy`. */
+  readonly orphanDependents?: boolean;
+}
+
+/**
+ * Options of a create through the data plane.
+ *
+ * @example
+ * ```ts
+ * api.create('pods', runningPod, { withStatus: true });
+ * ```
+ */
+export interface CreateOptions {
+  /**
+   * Keep the `status` given instead of the one the server sets on create (as if the status had been
+   * written through `/status` right after): for seeding objects some controller or kubelet would
+   * have reported on. Default false (a create drops or resets the status, as kube does).
+   */
+  readonly withStatus?: boolean;
 }
 
 interface Meta {
@@ -59,10 +83,12 @@ export class Registry {
     return s;
   }
 
-  private ensureNamespace(type: ResourceType, namespace: string): void {
+  private ensureNamespace(type: ResourceType, namespace: string, meta: Meta): void {
     if (!type.namespaced) return;
     const nsType = this.types.resolve('namespaces');
-    if (this.storage.get(nsType, namespace)) return;
+    const ns = this.storage.get(nsType, namespace);
+    if (ns?.deleting) throw namespaceTerminating(type, namespace, meta.name || meta.generateName || 'Unknown');
+    if (ns) return;
     if (!this.autoCreateNamespaces) throw notFound(nsType, namespace);
     this.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
   }
@@ -83,14 +109,14 @@ export class Registry {
   }
 
   /** POST: 201 with the stored object. `body` is consumed (modified and kept). */
-  create(type: ResourceType, namespace: string, body: unknown): StoredObject {
+  create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions): StoredObject {
     if (type.namespaced && !namespace) throw notFound(type, '');
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (!meta.name && !meta.generateName) {
       throw invalid(type.kind, type.group, '', [{ field: 'metadata.name', type: 'FieldValueRequired', body: 'Required value: name or generateName is required' }]);
     }
     if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
-    this.ensureNamespace(type, namespace);
+    this.ensureNamespace(type, namespace, meta);
     const generated = !meta.name;
     if (generated) {
       for (let attempt = 0; attempt < 8; attempt++) {
@@ -101,14 +127,16 @@ export class Registry {
       }
     }
     validateObjectMeta(type, meta.name!, meta, generated);
-    if (this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!))) throw alreadyExists(type, meta.name!);
+    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!));
+    if (existing) throw alreadyExists(type, meta.name!, existing.deleting);
     validateOwnerReferences(type, meta.name!, (meta as { ownerReferences?: unknown }).ownerReferences);
     meta.uid = this.rng.uuid();
     meta.creationTimestamp = this.timestamp();
     if (type.setsGeneration) meta.generation = 1;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (type.id === 'namespaces') obj.status ??= { phase: 'Active' };
+    if (type.id === 'namespaces') prepareNamespaceForCreate(obj);
+    else if (!options?.withStatus) prepareStatusForCreate(type, obj);
     return this.storage.put(type, obj);
   }
 
@@ -128,13 +156,11 @@ export class Registry {
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
     const prevMeta = old.system;
-    let next: JsonObject = obj;
-    let prev: JsonObject | undefined;
-    if (subresource === 'status') {
-      prev = parseStored(old);
-      next = { ...prev, metadata: { ...(prev.metadata as Meta) }, status: obj.status };
-    }
-    const nextMeta = (next === obj ? meta : (next.metadata as Meta));
+    // The stored object is parsed only where the strategy needs it (status, generation, deletion).
+    const prev = subresource || old.deleting || type.setsGeneration || hasStatusSubresource(type) ? parseStored(old) : undefined;
+    const next = prev ? mergeForUpdate(type, obj, prev, subresource) : obj;
+    const nextMeta = next.metadata as Meta;
+    if (prev && old.deleting) checkNoNewFinalizers(type, name, (prev.metadata as Meta).finalizers, nextMeta.finalizers);
     nextMeta.uid = prevMeta.uid;
     nextMeta.creationTimestamp = prevMeta.creationTimestamp;
     if (prevMeta.deletionTimestamp) {
@@ -145,9 +171,7 @@ export class Registry {
       delete nextMeta.deletionGracePeriodSeconds;
     }
     if (type.setsGeneration) {
-      prev ??= parseStored(old);
-      const specChanged = JSON.stringify(prev.spec) !== JSON.stringify(next.spec);
-      nextMeta.generation = (prevMeta.generation ?? 1) + (specChanged && subresource !== 'status' ? 1 : 0);
+      nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev!, subresource) ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
     else delete nextMeta.generation;
     const serialized = serialize(next);
@@ -156,7 +180,7 @@ export class Registry {
       nextMeta.resourceVersion = String(old.rv);
       return old;
     }
-    if (nextMeta.deletionTimestamp && !(nextMeta.finalizers?.length ?? 0)) return this.storage.remove(type, old.key, next);
+    if (nextMeta.deletionTimestamp && !mustWaitForFinalizers(type, next)) return this.storage.remove(type, old.key, next);
     return this.storage.put(type, serialized);
   }
 
@@ -165,7 +189,7 @@ export class Registry {
     if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType(false);
     const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
     if (!existing) {
-      if (patchType !== 'apply') throw notFound(type, name);
+      if (patchType !== 'apply' || subresource) throw notFound(type, name);
       const body = applyPatch('merge', {}, patch);
       const meta = (body.metadata ??= {}) as Meta;
       if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -182,6 +206,7 @@ export class Registry {
 
   /** DELETE; `deleted` is false when finalizers only marked the object for deletion. */
   delete(type: ResourceType, namespace: string, name: string, options?: DeleteOptions): { stored: StoredObject; deleted: boolean } {
+    validateDeleteOptions(options);
     const old = this.get(type, namespace, name);
     const pre = options?.preconditions;
     if (pre?.uid && pre.uid !== old.uid) {
@@ -191,20 +216,29 @@ export class Registry {
       throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.rv}`);
     }
     const obj = parseStored(old);
-    if (old.hasFinalizers) {
-      if (old.deleting) return { stored: old, deleted: false };
-      const meta = obj.metadata as Meta;
-      meta.deletionTimestamp = this.timestamp();
-      meta.deletionGracePeriodSeconds = 0;
-      return { stored: this.storage.put(type, obj), deleted: false };
+    const meta = obj.metadata as Meta;
+    if (type.id === 'namespaces') prepareNamespaceForDelete(obj, name);
+    const finalizers = finalizersOnDelete(type, meta.finalizers, options);
+    if (finalizers.length) meta.finalizers = finalizers;
+    else delete meta.finalizers;
+    if (mustWaitForFinalizers(type, obj)) {
+      if (!old.deleting) {
+        meta.deletionTimestamp = this.timestamp();
+        meta.deletionGracePeriodSeconds = 0;
+        if ((meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
+      }
+      const serialized = serialize(obj);
+      if (sameAs(serialized, old)) return { stored: old, deleted: false };
+      return { stored: this.storage.put(type, serialized), deleted: false };
     }
     return { stored: this.storage.remove(type, old.key, obj), deleted: true };
   }
 
   /** DELETE on a collection: deletes every matching object, returns what was deleted. */
-  deleteCollection(type: ResourceType, namespace: string | undefined, selectors: Selectors): StoredObject[] {
+  deleteCollection(type: ResourceType, namespace: string | undefined, selectors: Selectors, options?: DeleteOptions): StoredObject[] {
+    validateDeleteOptions(options);
     const victims = [...this.storage.snapshot(type, this.storage.resourceVersion, namespace)].filter((o) => selectors.matches(o));
-    return victims.map((v) => this.delete(type, v.namespace, v.name).stored);
+    return victims.map((v) => this.delete(type, v.namespace, v.name, options).stored);
   }
 }
 

@@ -10,12 +10,13 @@ import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
 import { badRequest, methodNotAllowed, notFound } from './status.js';
 import { serveWatch } from './watchHandler.js';
+import { deleteOptions, servesSubresource } from './subresources.js';
 
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
 export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams): Promise<void> {
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
   const ns = type.namespaced ? info.namespace : '';
-  if (info.subresource && info.subresource !== 'status') throw notFound(type, info.name);
+  if (info.subresource && !servesSubresource(type, info.subresource, info.verb)) throw notFound(type, info.name);
   const sub = info.subresource || undefined;
   const { registry } = ctx;
   // A dry run must change nothing; this fake cannot run a write without keeping it, so it refuses
@@ -61,7 +62,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       return;
     }
     case 'delete': {
-      const options = (parseJsonBody(await readBody(req)) ?? {}) as DeleteOptions;
+      const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const { stored, deleted } = registry.delete(type, ns, info.name, options);
       if (!deleted || type.returnsDeletedObject) writeJson(res, 200, stored.json);
       else {
@@ -71,8 +72,9 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       return;
     }
     case 'deletecollection': {
-      await readBody(req);
-      const deleted = registry.deleteCollection(type, ns || undefined, compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type));
+      const options = deleteOptions(parseJsonBody(await readBody(req)), query);
+      const selectors = compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type);
+      const deleted = registry.deleteCollection(type, ns || undefined, selectors, options);
       const body = `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${deleted.map((d) => d.json).join(',')}]}`;
       writeJson(res, 200, body);
       return;

@@ -1,6 +1,7 @@
 import type { Resource } from '../../listwatch/resource.js';
 import { StatusError, failure } from './status.js';
 import { RxkubeError } from '../../errors.js';
+import { coreEventFieldSelectors, eventsV1FieldSelectors } from './events.js';
 
 /**
  * A JSON object as the server stores it.
@@ -30,6 +31,11 @@ export interface ResourceDefinition extends Resource {
   readonly shortNames?: ReadonlyArray<string>;
   /** Field selectors beyond `metadata.name`/`metadata.namespace`: field path -> value getter. */
   readonly fieldSelectors?: { readonly [field: string]: (obj: JsonObject) => string | undefined };
+  /**
+   * Custom resources: serve a `/status` subresource (a CRD's `subresources.status`), so that writes
+   * to the resource keep the stored status and writes to `/status` change only the status. Default false.
+   */
+  readonly statusSubresource?: boolean;
 }
 
 /**
@@ -59,6 +65,8 @@ export interface ResourceType {
   readonly setsGeneration: boolean;
   /** DELETE answers with the object (pods, serviceaccounts) rather than a Status. */
   readonly returnsDeletedObject: boolean;
+  /** Custom resources: a `/status` subresource is served (built-ins: see statusStrategy.ts). */
+  readonly statusSubresource?: boolean;
   readonly fieldSelectors: { readonly [field: string]: (obj: JsonObject) => string | undefined };
 }
 
@@ -92,6 +100,7 @@ export function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial
     setsGeneration: !builtIn,
     returnsDeletedObject: false,
     fieldSelectors: def.fieldSelectors ?? {},
+    ...(def.statusSubresource ? { statusSubresource: true } : {}),
     ...flags,
   });
 }
@@ -103,7 +112,7 @@ const apps = (plural: string, kind: string, shortNames: string[], fields: Resour
 
 /** The built-in types served by default (core/v1, apps/v1, coordination.k8s.io/v1 Leases and events.k8s.io/v1). */
 export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
-  core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true }, {
+  core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true, setsGeneration: true }, {
     'spec.nodeName': path('spec', 'nodeName'),
     'spec.restartPolicy': path('spec', 'restartPolicy'),
     'spec.schedulerName': path('spec', 'schedulerName'),
@@ -118,7 +127,7 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   core('nodes', 'Node', false, ['no'], {}, { 'spec.unschedulable': path('spec', 'unschedulable') }),
   core('services', 'Service', true, ['svc']),
   core('serviceaccounts', 'ServiceAccount', true, ['sa'], { returnsDeletedObject: true }),
-  core('events', 'Event', true, ['ev']),
+  core('events', 'Event', true, ['ev'], {}, coreEventFieldSelectors),
   core('endpoints', 'Endpoints', true, ['ep']),
   core('persistentvolumeclaims', 'PersistentVolumeClaim', true, ['pvc']),
   apps('deployments', 'Deployment', ['deploy']),
@@ -128,7 +137,9 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   // Leader election and sharding membership (coordination.k8s.io/v1); no short name, as in kube.
   toType({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }, true, { setsGeneration: false }),
   // events.k8s.io/v1: what event recorders write (client-go's tools/events, kube-rs's Recorder).
-  toType({ group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }, true, { setsGeneration: false }),
+  toType({ group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldSelectors: eventsV1FieldSelectors }, true, {
+    setsGeneration: false,
+  }),
 ]);
 
 /**

@@ -46,8 +46,10 @@ const details = (t: Pick<ResourceType, 'plural' | 'group'>, name: string, extra?
 export const notFound = (t: Pick<ResourceType, 'plural' | 'group'>, name: string): StatusError =>
   new StatusError(failure(404, 'NotFound', `${qualifiedResource(t)} "${name}" not found`, details(t, name)));
 
-export const alreadyExists = (t: ResourceType, name: string): StatusError =>
-  new StatusError(failure(409, 'AlreadyExists', `${qualifiedResource(t)} "${name}" already exists`, details(t, name)));
+export const alreadyExists = (t: ResourceType, name: string, beingDeleted = false): StatusError =>
+  new StatusError(
+    failure(409, 'AlreadyExists', `${beingDeleted ? 'object is being deleted: ' : ''}${qualifiedResource(t)} "${name}" already exists`, details(t, name)),
+  );
 
 export const conflict = (
   t: ResourceType,

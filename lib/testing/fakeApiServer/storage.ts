@@ -86,6 +86,24 @@ export class Storage {
     return stored;
   }
 
+  /**
+   * Writes (or, with `obj` undefined, deletes) the object at `key` at the current revision, without
+   * a new one: the other half of a write that two resources share (core/v1 and events.k8s.io/v1
+   * Events are one storage), so both show the same resourceVersion.
+   */
+  mirror(type: ResourceType, key: string, obj: JsonObject | undefined, last?: JsonObject): StoredObject | undefined {
+    const table = this.table(type);
+    const prev = table.objects.get(key);
+    if (!obj && !prev) return undefined;
+    const rv = this.rv;
+    const stored = storedObject(type, serialize(obj ?? last!), rv);
+    if (obj) table.objects.set(key, stored);
+    else table.objects.delete(key);
+    if (!obj || !prev) table.sorted = undefined;
+    this.commit({ rv, type: !obj ? 'DELETED' : prev ? 'MODIFIED' : 'ADDED', resource: type, obj: stored, prev });
+    return stored;
+  }
+
   private commit(c: Change): void {
     this.history.push(c);
     for (const l of this.listeners) l(c);

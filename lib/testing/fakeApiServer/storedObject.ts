@@ -27,6 +27,28 @@ export interface StoredObject extends Selectable {
   readonly system: SystemMeta;
   readonly hasFinalizers: boolean;
   readonly deleting: boolean;
+  /** The owners named in `metadata.ownerReferences` (for the garbage collector), if any. */
+  readonly owners: ReadonlyArray<OwnerLink> | undefined;
+}
+
+/** One `metadata.ownerReferences` entry, as the garbage collector follows it. */
+export interface OwnerLink {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly blockOwnerDeletion: boolean;
+}
+
+function ownerLinks(refs: unknown): ReadonlyArray<OwnerLink> | undefined {
+  if (!Array.isArray(refs) || refs.length === 0) return undefined;
+  return refs.map((r: { apiVersion?: unknown; kind?: unknown; name?: unknown; uid?: unknown; blockOwnerDeletion?: unknown }) => ({
+    apiVersion: String(r?.apiVersion ?? ''),
+    kind: String(r?.kind ?? ''),
+    name: String(r?.name ?? ''),
+    uid: String(r?.uid ?? ''),
+    blockOwnerDeletion: r?.blockOwnerDeletion === true,
+  }));
 }
 
 /** An object serialised once with a placeholder resourceVersion, split around it. */
@@ -73,6 +95,7 @@ export function storedObject(type: ResourceType, s: Serialized, rv: number): Sto
     resourceVersion?: string;
     labels?: { [k: string]: string };
     finalizers?: string[];
+    ownerReferences?: unknown;
   } & SystemMeta;
   meta.resourceVersion = String(rv);
   const name = meta.name ?? '';
@@ -101,6 +124,7 @@ export function storedObject(type: ResourceType, s: Serialized, rv: number): Sto
     fields,
     hasFinalizers: (meta.finalizers?.length ?? 0) > 0,
     deleting: meta.deletionTimestamp !== undefined,
+    owners: ownerLinks(meta.ownerReferences),
   };
 }
 

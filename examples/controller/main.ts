@@ -58,12 +58,12 @@ export function createPod(api: FakeApiServer, rs: V1ReplicaSet, i: number): V1Po
     },
     spec: { containers: [{ name: 'main', image: 'app:1' }] },
     status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] },
-  });
+  }, { withStatus: true }); // as the kubelet would have reported it
 }
 
-/** Sets a Pod's Ready condition. */
+/** Sets a Pod's Ready condition, as the kubelet does: through the status subresource. */
 export const setReady = (api: FakeApiServer, namespace: string, name: string, ready: boolean) =>
-  api.patch(PODS, namespace, name, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } }, 'merge');
+  api.patch(PODS, namespace, name, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } }, 'merge', 'status');
 
 /** The scenario's steps, one per `stepMs`. */
 function scenario(api: FakeApiServer, log: (line: string) => void): Array<() => void> {

@@ -41,7 +41,7 @@ export function seedPods(
     const pod = realisticPod(i, ns);
     // Most pods run; a few are still starting or have finished.
     const phase = i % 10 === 0 ? 'Pending' : i % 17 === 0 ? 'Succeeded' : 'Running';
-    api.create('pods', { ...pod, status: { ...pod.status, phase } });
+    api.create('pods', { ...pod, status: { ...pod.status, phase } }, { withStatus: true }); // as the kubelet reported it
     live.push([ns, pod.metadata.name]);
   }
   return live;
@@ -81,7 +81,7 @@ export function startChurn(
         if (r < 0.15 || live.length === 0) {
           const ns = options.namespace ?? demoNamespaces[Math.floor(rnd() * demoNamespaces.length)];
           const pod = realisticPod(next++, ns);
-          wrote(api.create('pods', { ...pod, status: { ...pod.status, phase: 'Pending' } }));
+          wrote(api.create('pods', { ...pod, status: { ...pod.status, phase: 'Pending' } }, { withStatus: true }));
           live.push([ns, pod.metadata.name]);
           counts.created++;
         } else if (r < 0.28) {
@@ -95,7 +95,7 @@ export function startChurn(
         } else if (r < 0.65) {
           const [ns, name] = live[pick()];
           const phase = PHASES[Math.floor(rnd() * PHASES.length)];
-          wrote(api.patch('pods', ns, name, { status: { phase } }, 'merge'));
+          wrote(api.patch('pods', ns, name, { status: { phase } }, 'merge', 'status')); // the kubelet writes status through /status
           counts.updated++;
         } else {
           const [ns, name] = live[pick()];

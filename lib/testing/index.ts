@@ -51,3 +51,7 @@ export {
 export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';
 export type { PartitionSpec } from './fakeApiServer/partitions.js';
 export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';
+export { waitFor, WaitForTimeoutError, type WaitForOptions } from './waitFor.js';
+export type { CreateOptions } from './fakeApiServer/registry.js';
+export type { PropagationPolicy } from './fakeApiServer/deletion.js';
+export type { GarbageCollectionMode } from './fakeApiServer/controllers.js';

@@ -180,8 +180,8 @@ describe('fake API server: LIST (APISERVER.md §2)', () => {
   });
 
   it('§2 pod field selectors spec.nodeName and status.phase', async () => {
-    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } });
-    api.create('pods', { metadata: { name: 'b', namespace: 'default' }, spec: {}, status: { phase: 'Pending' } });
+    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } }, { withStatus: true });
+    api.create('pods', { metadata: { name: 'b', namespace: 'default' }, spec: {}, status: { phase: 'Pending' } }, { withStatus: true });
     const q = async (fs: string) => (await raw(api, '/api/v1/pods', { query: { fieldSelector: fs } })).json.items.map((i: { metadata: { name: string } }) => i.metadata.name);
     expect(await q('spec.nodeName=n1')).toEqual(['a']);
     expect(await q('spec.nodeName=')).toEqual(['b']);

@@ -134,7 +134,7 @@ describe('fake API server: the status subresource', () => {
     expect(api.patch<V1Pod>('pods', 'default', 'p', { status: { phase: 'Running' } }, 'merge', 'status').status?.phase).toBe('Running');
     const now = api.get<V1Pod>('pods', 'default', 'p')!;
     expect(api.updateStatus<V1Pod>('pods', { ...now, status: { phase: 'Succeeded' } }).status?.phase).toBe('Succeeded');
-    expect(api.create<V1Pod>('pods', { metadata: { name: 'q', namespace: 'default' }, spec: {}, status: { phase: 'Running' } }, { withStatus: true }).status).toEqual({ phase: 'Running' });
+    expect(api.create<V1Pod>('pods', { metadata: { name: 'q', namespace: 'default' }, spec: { containers: [] }, status: { phase: 'Running' } }, { withStatus: true }).status).toEqual({ phase: 'Running' });
     expect(() => api.updateStatus('configmaps', { metadata: { name: 'x', namespace: 'default' } })).toThrow(/not found/);
   });
 

@@ -24,6 +24,13 @@ const RENAMED: ReadonlyArray<readonly [string, string]> = [
 ];
 const SAME = ['eventTime', 'series', 'action', 'reason', 'related', 'reportingInstance', 'type'];
 
+/** A `metav1.Time` as kube serialises it: RFC 3339 in whole seconds, UTC. */
+function wholeSeconds(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? v : new Date(Math.floor(t / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
 const present = (v: unknown): boolean => v !== undefined && v !== null && v !== '' && v !== 0;
 
 /**
@@ -40,6 +47,7 @@ export function toCoreEvent(e: JsonObject): JsonObject {
   for (const [from, to] of RENAMED) if (from !== 'regarding' && present(e[from])) out[to] = e[from];
   for (const k of SAME) if (present(e[k])) out[k] = e[k];
   out.source ??= {};
+  for (const k of ['firstTimestamp', 'lastTimestamp']) out[k] = wholeSeconds(out[k]);
   out.firstTimestamp ??= null;
   out.lastTimestamp ??= null;
   out.eventTime ??= null;

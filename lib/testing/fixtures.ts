@@ -118,7 +118,7 @@ export function replicaSetFor(deployment: V1Deployment): V1ReplicaSet {
  *
  * @example
  * ```ts
- * for (const pod of podsFor(rs)) api.create('pods', pod);
+ * for (const pod of podsFor(rs)) api.create('pods', pod, { withStatus: true }); // keep phase Running
  * ```
  */
 export function podsFor(replicaSet: V1ReplicaSet, count = replicaSet.spec?.replicas ?? 1): V1Pod[] {
@@ -154,6 +154,7 @@ export function createDeploymentChain(
 ): { deployment: Stored<V1Deployment>; replicaSet: Stored<V1ReplicaSet>; pods: Array<Stored<V1Pod>> } {
   const deployment = api.create('deployments.apps', deploymentFixture(options));
   const replicaSet = api.create('replicasets.apps', replicaSetFor(deployment));
-  const pods = podsFor(replicaSet).map((p) => api.create('pods', p));
+  // Running, as the kubelet would have reported: a plain create would make them Pending.
+  const pods = podsFor(replicaSet).map((p) => api.create('pods', p, { withStatus: true }));
   return { deployment, replicaSet, pods };
 }

@@ -61,10 +61,10 @@ describe('waitFor', () => {
   it('checks again on every emission of `changes` (an informer, a server), not only on the interval', async () => {
     const scheduler = new VirtualTimeScheduler(VirtualAction, 10_000);
     const changes = new Subject<void>();
-    let value: string | undefined;
-    const p = waitFor(() => value, { scheduler, interval: 1000, timeout: 5000, changes });
+    const state: { value?: string } = {};
+    const p = waitFor(() => state.value, { scheduler, interval: 1000, timeout: 5000, changes });
     await settle();
-    value = 'now';
+    state.value = 'now';
     changes.next();
     await expect(p).resolves.toBe('now');
     expect(changes.observed).toBe(false);

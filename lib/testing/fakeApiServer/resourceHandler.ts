@@ -4,7 +4,6 @@ import { parseBody, parseJsonBody, readBody, writeJson } from './http.js';
 import { listObjects, writeList } from './listHandler.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
-import type { DeleteOptions } from './registry.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';

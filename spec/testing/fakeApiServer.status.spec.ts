@@ -138,6 +138,18 @@ describe('fake API server: the status subresource', () => {
     expect(() => api.updateStatus('configmaps', { metadata: { name: 'x', namespace: 'default' } })).toThrow(/not found/);
   });
 
+  it('a /status write updates status field selectors, keeps the others, and is a no-op (same RV) when the status is the same', async () => {
+    await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'p' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'a' }] } } });
+    const running = await core.patchNamespacedPodStatus({ name: 'p', namespace: 'default', body: { status: { phase: 'Running', podIP: '10.0.0.1' } } }, merge);
+    const select = async (fieldSelector: string) => (await core.listNamespacedPod({ namespace: 'default', fieldSelector })).items.map((p) => p.metadata?.name);
+    expect(await select('status.phase=Running,spec.nodeName=n1')).toEqual(['p']);
+    expect(await select('status.podIP=10.0.0.1')).toEqual(['p']);
+    expect(await select('status.phase=Pending')).toEqual([]);
+    const again = await core.replaceNamespacedPodStatus({ name: 'p', namespace: 'default', body: running });
+    expect(again.metadata?.resourceVersion).toBe(running.metadata?.resourceVersion);
+    expect(api.get<V1Pod>('pods', 'default', 'p')?.status).toEqual(running.status);
+  });
+
   it('a Pod spec change bumps its generation; a status write does not', async () => {
     const p = await core.createNamespacedPod({ namespace: 'default', body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'a' }] } } });
     expect(p.metadata?.generation).toBe(1);

@@ -56,7 +56,11 @@ export class GarbageCollector {
     if (prev?.owners !== owners) {
       this.unlink(type, obj.key, prev?.owners);
       this.link(type, obj.key, owners);
-      if (owners && !sameOwners(prev?.owners, owners)) items.push({ kind: 'dependent', type, key: obj.key });
+      // Only a reference to an owner already gone (or deleting in Foreground) makes work now; the
+      // owners' own deletions bring the rest.
+      if (owners && !sameOwners(prev?.owners, owners) && owners.some((o) => this.deletedUids.has(o.uid) || this.waitingOwners.has(o.uid))) {
+        items.push({ kind: 'dependent', type, key: obj.key });
+      }
     }
     if (c.type === 'DELETED') {
       this.deletedUids.add(obj.uid);

@@ -7,6 +7,8 @@ import { validateOwnerReferences } from './ownerReferences.js';
 import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
+import { replaceStatus } from './statusWrite.js';
+import { sameContent } from './sameContent.js';
 import { generationChanged, hasStatusSubresource, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
 import { checkNoNewFinalizers, finalizersOnDelete, mustWaitForFinalizers, validateDeleteOptions, type PropagationPolicy } from './deletion.js';
 import { namespaceTerminating, prepareNamespaceForCreate, prepareNamespaceForDelete } from './namespaceLifecycle.js';
@@ -155,6 +157,12 @@ export class Registry {
         ]);
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
+    if (subresource === 'status') {
+      // Only the status changes: the stored JSON gets a new status tail, nothing is parsed.
+      const next = replaceStatus(type, old, obj.status);
+      if (next === old) return old;
+      if (next) return this.storage.putBuilt(type, next as (rv: number) => StoredObject);
+    }
     const prevMeta = old.system;
     // The stored object is parsed only where the strategy needs it (status, generation, deletion).
     const prev = subresource || old.deleting || type.setsGeneration || hasStatusSubresource(type) ? parseStored(old) : undefined;
@@ -176,7 +184,7 @@ export class Registry {
     else delete nextMeta.generation;
     const serialized = serialize(next);
     // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate).
-    if (sameAs(serialized, old)) {
+    if (sameAs(serialized, old) || (prev !== undefined && sameContent(prev, next))) {
       nextMeta.resourceVersion = String(old.rv);
       return old;
     }

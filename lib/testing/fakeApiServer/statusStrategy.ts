@@ -79,8 +79,7 @@ export function prepareStatusForCreate(type: ResourceType, obj: JsonObject): voi
 
 /**
  * The object a write stores, from the request's object and the stored one: on the main resource
- * the stored status is kept; on `/status` only the status (and, for built-ins, the metadata but
- * labels) comes from the request; on a Namespace's `/finalize` only `spec.finalizers`. Returns the
+ * the stored status is kept; on `/status` only the status comes from the request; on a Namespace's `/finalize` only `spec.finalizers`. Returns the
  * object to store (`next` itself, or a copy of `prev`).
  *
  * @example
@@ -94,13 +93,9 @@ export function mergeForUpdate(type: ResourceType, next: JsonObject, prev: JsonO
     return { ...prev, metadata: next.metadata, spec };
   }
   if (subresource === 'status') {
-    const meta = next.metadata as Meta;
-    const prevMeta = prev.metadata as Meta;
-    // Custom resources ignore every metadata change on /status; built-ins keep the request's,
-    // but not its labels (nor, for Pods, its owner references).
-    const metadata: Meta = type.builtIn ? { ...meta, labels: prevMeta.labels } : { ...prevMeta, resourceVersion: meta.resourceVersion };
-    if (type.builtIn && type.id === 'pods') metadata.ownerReferences = prevMeta.ownerReferences;
-    for (const k of ['labels', 'ownerReferences'] as const) if (metadata[k] === undefined) delete metadata[k];
+    // Only the status comes from the request: metadata changes are ignored, as kube does for custom
+    // resources (its built-in strategies would also take annotations and finalizers from it).
+    const metadata = { ...(prev.metadata as Meta), resourceVersion: (next.metadata as Meta).resourceVersion };
     const out: JsonObject = { ...prev, metadata };
     if (next.status === undefined) delete out.status;
     else out.status = next.status;

@@ -74,6 +74,18 @@ export class Storage {
     return stored;
   }
 
+  /** Writes the object `build` makes at a new revision (a write that needs no serialisation, see statusWrite.ts). */
+  putBuilt(type: ResourceType, build: (rv: number) => StoredObject): StoredObject {
+    const rv = ++this.rv;
+    const stored = build(rv);
+    const table = this.table(type);
+    const prev = table.objects.get(stored.key);
+    table.objects.set(stored.key, stored);
+    if (!prev) table.sorted = undefined;
+    this.commit({ rv, type: prev ? 'MODIFIED' : 'ADDED', resource: type, obj: stored, prev });
+    return stored;
+  }
+
   /** Deletes the object at `key`; `last` is its final state, stamped with the delete's revision. */
   remove(type: ResourceType, key: string, last: JsonObject): StoredObject {
     const table = this.table(type);

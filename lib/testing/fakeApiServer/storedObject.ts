@@ -27,6 +27,8 @@ export interface StoredObject extends Selectable {
   readonly system: SystemMeta;
   readonly hasFinalizers: boolean;
   readonly deleting: boolean;
+  /** Where `,"status":` starts in `json` (status is serialised last), when the object has a status. */
+  readonly statusIndex: number | undefined;
   /** The owners named in `metadata.ownerReferences` (for the garbage collector), if any. */
   readonly owners: ReadonlyArray<OwnerLink> | undefined;
 }
@@ -56,6 +58,8 @@ export interface Serialized {
   readonly obj: JsonObject;
   readonly before: string;
   readonly after: string;
+  /** Where `,"status":` starts in `after`, when the object has a status. */
+  readonly statusAt: number | undefined;
 }
 
 // A placeholder no user data contains in practice; JSON.stringify escapes the NUL, so the
@@ -66,9 +70,20 @@ const SENTINEL_JSON = JSON.stringify(SENTINEL);
 /** Serialises `obj` once, with `metadata.resourceVersion` left to be filled in. */
 export function serialize(obj: JsonObject): Serialized {
   (obj.metadata as JsonObject).resourceVersion = SENTINEL;
-  const json = JSON.stringify(obj);
+  // The status goes last (as kube's types declare it), and where it starts is kept, so that a
+  // /status write can replace it without parsing the rest (statusWrite.ts).
+  let json: string;
+  let statusAt = -1;
+  const tail = obj.status === undefined ? undefined : JSON.stringify(obj.status);
+  if (tail !== undefined) {
+    const { status: _status, ...rest } = obj;
+    const head = JSON.stringify(rest);
+    statusAt = head.length - 1;
+    json = `${head.slice(0, -1)},"status":${tail}}`;
+  } else json = JSON.stringify(obj);
   const i = json.indexOf(SENTINEL_JSON);
-  return { obj, before: json.slice(0, i + 1), after: json.slice(i + SENTINEL_JSON.length - 1) };
+  const afterStart = i + SENTINEL_JSON.length - 1;
+  return { obj, before: json.slice(0, i + 1), after: json.slice(afterStart), statusAt: statusAt >= 0 ? statusAt - afterStart : undefined };
 }
 
 /** Whether `s`, at `old`'s resourceVersion, is byte-for-byte `old` (a no-op write). */
@@ -113,6 +128,7 @@ export function storedObject(type: ResourceType, s: Serialized, rv: number): Sto
     rv,
     json: s.before + meta.resourceVersion + s.after,
     rvIndex: s.before.length,
+    statusIndex: s.statusAt === undefined ? undefined : s.before.length + meta.resourceVersion.length + s.statusAt,
     system: {
       uid: meta.uid,
       creationTimestamp: meta.creationTimestamp,

@@ -153,9 +153,13 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
   };
 
   // Adds a key that is ready now (client-go's Add): merges into a queued or dirty key.
-  const addNow = (key: T, priority: number) => {
+  const addNow = (key: T, rawPriority: number) => {
     const state = active.get(key);
-    waiting.delete(key); // ready now is the earliest time: a pending delayed add is moot
+    // Ready now is the earliest time: a pending delayed add is moot, but its priority is not (the
+    // higher one wins, as controller-runtime merges both into one item).
+    const pending = waiting.get(key);
+    const priority = pending !== undefined && pending.priority > rawPriority ? pending.priority : rawPriority;
+    waiting.delete(key);
     if (state === undefined) {
       makeReady(key, priority, now());
     } else if (state.kind === 'held') {
@@ -163,9 +167,11 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
       dirtyHeld++;
     } else if (state.priority < priority) {
       if (state.kind === 'ready') {
-        // Same place among equals (seq), higher priority: the old heap entry becomes stale.
-        active.set(key, { ...state, priority });
-        readyHeap.push({ key, priority, seq: state.seq });
+        // To the back of its new level (controller-runtime bumps AddedCounter): the old heap entry
+        // becomes stale.
+        const entry = { key, priority, seq: seq++ };
+        active.set(key, { ...state, priority, seq: entry.seq });
+        readyHeap.push(entry);
       } else {
         active.set(key, { ...state, priority });
       }
@@ -284,7 +290,9 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
     const priority = checkPriority(name, key, rawPriority);
     let delay = checkDelay(name, key, after, 'addAfter');
     if (rateLimited) {
-      delay = Math.max(delay, checkDelay(name, key, limiter.when(key, now()), 'its rate limiter'));
+      // The shorter of `after` and the limiter's delay (controller-runtime's AddWithOpts).
+      const limited = checkDelay(name, key, limiter.when(key, now()), 'its rate limiter');
+      delay = delay > 0 && delay < limited ? delay : limited;
       retriesTotal++;
       metrics.next({ type: 'retry' });
     }

@@ -16,6 +16,7 @@ import { longTimer } from '../operators/longTimer.js';
 import {
   electorDeadline,
   electorStep,
+  isPastDeadline,
   initialElectorState,
   type ElectorCommand,
   type ElectorInput,
@@ -118,7 +119,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     const is = next.phase === 'leading';
     if (!was && is) {
       term = new AbortController();
-      const signal = term.signal;
+      const signal = checkedOnRead(term.signal, expireIfPast);
       callback('onStartedLeading', () => config.onStartedLeading?.(signal));
     } else if (was && !is) {
       term?.abort();
@@ -219,6 +220,14 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     if (current()) pending = sub;
   };
 
+  // A leader paused past its renew deadline (SIGSTOP, a long GC, a blocked event loop) learns it
+  // from the clock on its first read, not from a timer that may run after other callbacks.
+  function expireIfPast(): void {
+    const s = state$.value;
+    const now = scheduler.now();
+    if (isPastDeadline(s, now, t)) dispatch({ type: 'deadline', now });
+  }
+
   const leading$ = state$.pipe(
     map((s) => s.phase === 'leading'),
     distinctUntilChanged(),
@@ -232,7 +241,11 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
       distinctUntilChanged(),
     ),
     errors$: errors$.asObservable(),
-    isLeader: () => state$.value.phase === 'leading',
+    isLeader: () => {
+      expireIfPast();
+      const s = state$.value;
+      return s.phase === 'leading' && !isPastDeadline(s, scheduler.now(), t);
+    },
     getLeader: () => state$.value.observed.record?.holderIdentity ?? '',
     start() {
       if (started || state$.value.phase === 'stopped') return;
@@ -246,4 +259,32 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
       return done;
     },
   };
+}
+
+/**
+ * The term's signal, with `aborted` and `throwIfAborted()` checking the clock first (`check` aborts
+ * the term when the renew deadline has passed), so that code gated on the signal stops as soon as
+ * a paused process reads it. Left as it is where AbortSignal's `aborted` is not a prototype getter.
+ */
+function checkedOnRead(signal: AbortSignal, check: () => void): AbortSignal {
+  const aborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get;
+  const throwIfAborted = AbortSignal.prototype.throwIfAborted;
+  if (aborted === undefined) return signal;
+  Object.defineProperty(signal, 'aborted', {
+    configurable: true,
+    get: () => {
+      check();
+      return aborted.call(signal) as boolean;
+    },
+  });
+  if (typeof throwIfAborted === 'function') {
+    Object.defineProperty(signal, 'throwIfAborted', {
+      configurable: true,
+      value: () => {
+        check();
+        throwIfAborted.call(signal);
+      },
+    });
+  }
+  return signal;
 }

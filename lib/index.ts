@@ -92,6 +92,7 @@ export * from './write/mergePatch.js';
 export * from './write/patchRecipeError.js';
 export * from './write/finalizerError.js';
 export * from './write/finalizer.js';
+export * from './write/apiErrorStatus.js';
 export * from './write/objectReference.js';
 export * from './write/eventSink.js';
 export * from './write/eventRecordError.js';

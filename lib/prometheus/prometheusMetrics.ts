@@ -173,6 +173,7 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
   const reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller.', ['controller', 'result']);
   const reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller.');
   const terminalErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors per controller.');
+  const timeouts = counter('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller.');
   const reconcileTime = new Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller.',
@@ -187,10 +188,12 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
     for (const result of RESULTS) reconcileTotal.inc({ ...labels, result }, start.reconcileTotal[result]);
     reconcileErrors.inc(labels, start.reconcileErrorsTotal);
     terminalErrors.inc(labels, start.terminalReconcileErrorsTotal);
+    timeouts.inc(labels, start.reconcileTimeoutsTotal);
     const sub = controller.metrics$.subscribe((m) => {
       reconcileTotal.inc({ ...labels, result: m.result });
       if (m.result === 'error') reconcileErrors.inc(labels);
       if (m.terminal) terminalErrors.inc(labels);
+      if (m.timeout) timeouts.inc(labels);
       reconcileTime.observe(labels, m.seconds);
     });
     return () => {

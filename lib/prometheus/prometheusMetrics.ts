@@ -115,8 +115,23 @@ function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => 
         for (const queue of queues) this.set(labelsOf(queue), read(queue));
       },
     });
+  // Depth per priority level, as controller-runtime's priority queue labels it; read at scrape,
+  // so a level that emptied reads 0 until the next scrape drops it (an empty queue shows level 0).
+  const depth = new Gauge({
+    name: 'workqueue_depth',
+    help: 'Current depth of the work queue.',
+    labelNames: [...labelNames, 'priority'],
+    registers,
+    collect() {
+      this.reset();
+      for (const queue of queues) {
+        const levels = queue.stats().depthByPriority;
+        if (levels.size === 0) this.set({ ...labelsOf(queue), priority: '0' }, 0);
+        for (const [priority, n] of levels) this.set({ ...labelsOf(queue), priority: String(priority) }, n);
+      }
+    },
+  });
   const gauges = [
-    gauge('workqueue_depth', 'Current depth of the work queue.', (x) => x.stats().depth),
     gauge(
       'workqueue_unfinished_work_seconds',
       'Seconds of work in progress not yet observed by work_duration; large values indicate stuck workers.',
@@ -149,6 +164,7 @@ function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => 
       sub.unsubscribe();
       queues.delete(queue);
       for (const g of gauges) g.remove(labels);
+      depth.reset();
     };
   };
 }

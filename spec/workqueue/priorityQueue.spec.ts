@@ -59,4 +59,21 @@ describe('priority queue ordering (controller-runtime priorityqueue)', () => {
     q.done('k');
     expect(q.tryGet()).toEqual({ key: 'k', priority: -1 });
   });
+
+  it('stats().depthByPriority counts queued keys per priority level (ready, and dirty while held), moving a raised key', () => {
+    const q = workQueue<string>();
+    q.add('a');
+    q.add('b', { priority: -100 });
+    q.add('c', { priority: -100 });
+    expect(q.stats().depthByPriority).toEqual(new Map([[0, 1], [-100, 2]]));
+    q.add('c', { priority: 5 }); // raised: moves level
+    expect(q.stats().depthByPriority).toEqual(new Map([[0, 1], [-100, 1], [5, 1]]));
+    expect(q.tryGet()?.key).toBe('c'); // handed out: no longer counted
+    q.add('c', { priority: 2 }); // dirty while held: counted at its level
+    expect(q.stats().depthByPriority).toEqual(new Map([[0, 1], [-100, 1], [2, 1]]));
+    q.addAfter('d', 1000, { priority: 9 }); // waiting: not in the depth yet
+    expect(q.stats().depthByPriority.get(9)).toBeUndefined();
+    expect(q.stats().depth).toBe(3);
+    q.shutDown();
+  });
 });

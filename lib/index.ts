@@ -75,6 +75,7 @@ export * from './leaderelection/leaderElectionConfig.js';
 export * from './leaderelection/electorStep.js';
 export * from './leaderelection/leaderElection.js';
 export * from './leaderelection/leaseLock.js';
+export * from './leaderelection/leaderElectionHealthz.js';
 export * from './sharding/rendezvousHash.js';
 export * from './sharding/memberObservations.js';
 export * from './sharding/trackLiveMembers.js';

@@ -47,6 +47,8 @@ export interface LeaderElector {
   readonly identity: string;
   /** The lease duration it runs with (ms): others take over this long after its last renewal. */
   readonly leaseDuration: number;
+  /** The lock's `namespace/name`, for messages. */
+  readonly lockName: string;
   /** The elector's state (replays the current one); completes when stopped. */
   readonly state$: Observable<ElectorState>;
   /** Leading or not, over time (replays the current value, then changes only); completes when stopped. */
@@ -178,6 +180,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
   return {
     identity: t.identity,
     leaseDuration: t.leaseDuration,
+    lockName: lock.describe(),
     state$: state$.asObservable(),
     leading$,
     leader$: state$.pipe(

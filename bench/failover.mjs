@@ -75,7 +75,7 @@ if (!isMainThread) {
     });
 
   /** One replica: a transport of its own, an elector, and a controller (warm or built on leadership). */
-  function replica(kc, identity, warm, onReconcile) {
+  function replica(kc, identity, warm, onReconcile, onLead = () => {}) {
     const transport = rx.clientNodeTransport(kc);
     let factory;
     let ctl;
@@ -94,6 +94,9 @@ if (!isMainThread) {
         if (!warm) build(undefined);
       },
     });
+    // Subscribed before the controller: a warm controller reconciles synchronously inside the
+    // leading$ emission, and its subscriber would see leadership only after that.
+    elector.leading$.subscribe((l) => l && onLead());
     if (warm) build(elector.leading$);
     return {
       elector,
@@ -123,15 +126,20 @@ if (!isMainThread) {
     const seen = new Set();
     let bAll;
     const bDone = new Promise((r) => (bAll = r));
-    const b = replica(kc, 'b', warm, (key) => {
-      firstAt ??= performance.now();
-      seen.add(key);
-      if (seen.size === N) {
-        allAt = performance.now();
-        bAll();
-      }
-    });
-    b.elector.leading$.subscribe((l) => void (l && (leadAt ??= performance.now())));
+    const b = replica(
+      kc,
+      'b',
+      warm,
+      (key) => {
+        firstAt ??= performance.now();
+        seen.add(key);
+        if (seen.size === N) {
+          allAt = performance.now();
+          bAll();
+        }
+      },
+      () => void (leadAt ??= performance.now()),
+    );
     b.elector.start();
     // A warm standby has listed and queued everything before the failover.
     if (warm) await within(statusIs(b.ctl, 'standby'), 'B warm (standby)');

@@ -15,11 +15,9 @@ import type { Notification } from '../informer/notification.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { errorLogger } from '../informer/errorLogger.js';
 import { longTimer } from '../operators/longTimer.js';
-import { apiErrorRetryAfterMs } from '../write/apiErrorStatus.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
 import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import { newReconcileId } from './reconcileId.js';
-import { retryAfterDelay } from './retryAfter.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
 import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
@@ -344,8 +342,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
         }
         if (!this.keyFilter(key)) return;
         // The server said when (429 + Retry-After): then, as the reflector does, not the limiter's schedule.
-        const retryAfter = retryAfterDelay(apiErrorRetryAfterMs(outcome.error, () => this.scheduler.now()));
-        if (retryAfter !== undefined) q.addAfter(key, retryAfter, { priority: outcome.priority });
+        if (outcome.retryAfterMs !== undefined) q.addAfter(key, outcome.retryAfterMs, { priority: outcome.priority });
         else q.addRateLimited(key, { priority: outcome.priority });
       }
     }

@@ -58,7 +58,7 @@ export function delayingQueue<T>(core: CoreQueue<T>, scheduler: SchedulerLike): 
 
   const add = (key: T, priority: number) => {
     // Ready now is the earliest time: a pending delayed add is moot, but its priority is not.
-    const pending = waiting.get(key);
+    const pending = waiting.size === 0 ? undefined : waiting.get(key);
     if (pending !== undefined) {
       waiting.delete(key);
       if (pending.priority > priority) priority = pending.priority;
@@ -67,7 +67,10 @@ export function delayingQueue<T>(core: CoreQueue<T>, scheduler: SchedulerLike): 
   };
 
   const addAfter = (key: T, delay: number, priority: number) => {
-    if (delay <= 0) return add(key, priority);
+    if (delay <= 0) {
+      add(key, priority);
+      return;
+    }
     const queued = core.queuedPriority(key);
     if (queued !== undefined) {
       // Already queued to run sooner: keep the higher priority only.

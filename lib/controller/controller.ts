@@ -13,9 +13,11 @@ import {
 import type { HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObject } from '../meta/kubeObject.js';
+import { errorLogger } from '../informer/errorLogger.js';
 import { longTimer } from '../operators/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
-import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError } from './controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
+import { newReconcileId } from './reconcileId.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
 import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
@@ -108,6 +110,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
   private readonly totals = { success: 0, error: 0, requeue: 0, requeue_after: 0 };
   private errorsTotal = 0;
   private terminalTotal = 0;
+  private timeoutsTotal = 0;
 
   constructor(
     readonly name: string,
@@ -122,6 +125,8 @@ class ControllerRun<T extends KubeObject> implements Controller {
     this.metrics$ = this.metrics.asObservable();
     this.slots = Array.from({ length: concurrency }, () => ({ state: IDLE_SLOT }));
     this.keyFilter = options.keyFilter$ === undefined ? () => true : () => false;
+    // The log is one subscriber of errors$ (no second error channel).
+    this.errors$.subscribe(errorLogger(options.logger, { scheduler: this.scheduler }));
   }
 
   status(): ControllerStatus {
@@ -135,6 +140,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
       reconcileTotal: { ...this.totals },
       reconcileErrorsTotal: this.errorsTotal,
       terminalReconcileErrorsTotal: this.terminalTotal,
+      reconcileTimeoutsTotal: this.timeoutsTotal,
     };
   }
 
@@ -279,32 +285,36 @@ class ControllerRun<T extends KubeObject> implements Controller {
     const startedAt = this.scheduler.now();
     const retries = this.queue.numRequeues(key);
     const abort = new AbortController();
-    const ctx = { object: this.options.for.getByKey(key), priority, retries, signal: abort.signal };
+    const reconcileId = newReconcileId();
+    const ctx = { object: this.options.for.getByKey(key), priority, retries, signal: abort.signal, reconcileId };
     runReconcile(this.options.reconcile, key, ctx, abort, {
       timeoutMs: this.options.reconcileTimeout,
       scheduler: this.scheduler,
       priority,
-    }).subscribe((outcome) => this.finish(key, outcome, startedAt, retries, slot));
+    }).subscribe((outcome) => this.finish(key, outcome, startedAt, { retries, reconcileId }, slot));
   }
 
-  private finish(key: string, outcome: ReconcileOutcome, startedAt: number, retries: number, slot: Slot): void {
+  private finish(key: string, outcome: ReconcileOutcome, startedAt: number, run: { retries: number; reconcileId: string }, slot: Slot): void {
+    const { retries, reconcileId } = run;
     const seconds = (this.scheduler.now() - startedAt) / 1000;
     this.totals[outcome.result]++;
     const terminal = outcome.result === 'error' && outcome.terminal;
+    const timeout = outcome.result === 'error' && outcome.error instanceof ReconcileTimeoutError;
     if (outcome.result === 'error') {
       this.errorsTotal++;
       if (terminal) this.terminalTotal++;
+      if (timeout) this.timeoutsTotal++;
     }
     // Reported before `done`: the key done may end a drain, and with it errors$ and metrics$.
-    this.metrics.next({ type: 'reconcile', result: outcome.result, seconds, terminal });
-    if (outcome.result === 'error') this.errors.next(new ReconcileError(this.name, key, outcome.error, terminal, retries));
+    this.metrics.next({ type: 'reconcile', result: outcome.result, seconds, terminal, timeout, reconcileId });
+    if (outcome.result === 'error') this.errors.next(new ReconcileError(this.name, key, outcome.error, terminal, retries, reconcileId));
     try {
       this.requeue(key, outcome);
     } catch (e) {
       // A rate limiter that answered no delay (InvalidDelayError): the key is let go (not retried
       // until it changes) and reported, never left in flight with its worker dead.
       this.queue.forget(key);
-      this.errors.next(new ReconcileError(this.name, key, e, true, retries));
+      this.errors.next(new ReconcileError(this.name, key, e, true, retries, reconcileId));
     }
     this.active--;
     this.queue.done(key);
@@ -325,9 +335,16 @@ class ControllerRun<T extends KubeObject> implements Controller {
       case 'requeue':
         if (this.keyFilter(key)) q.addRateLimited(key, { priority: outcome.priority });
         return;
-      case 'error':
-        if (outcome.terminal) q.forget(key);
-        else if (this.keyFilter(key)) q.addRateLimited(key, { priority: outcome.priority });
+      case 'error': {
+        if (outcome.terminal) {
+          q.forget(key);
+          return;
+        }
+        if (!this.keyFilter(key)) return;
+        // The server said when (429 + Retry-After): then, as the reflector does, not the limiter's schedule.
+        if (outcome.retryAfterMs !== undefined) q.addAfter(key, outcome.retryAfterMs, { priority: outcome.priority });
+        else q.addRateLimited(key, { priority: outcome.priority });
+      }
     }
   }
 

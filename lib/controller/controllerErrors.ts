@@ -16,19 +16,22 @@ export class ReconcileError extends RxkubeError {
   readonly terminal: boolean;
   /** How many times the key had been retried before this failure. */
   readonly retries: number;
+  /** The failed reconcile's ID (its context's `reconcileId`); `''` when not from a reconcile. */
+  readonly reconcileId: string;
 
-  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number) {
+  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number, reconcileId = '') {
     const what = causeMessage(cause);
     super(
       'ReconcileError',
       `controller ${JSON.stringify(controllerName)}: reconcile of ${JSON.stringify(key)} failed: ${what}; ${
         terminal ? 'terminal error: not retried until the object changes' : `retrying with backoff (retry ${retries + 1})`
-      }`,
+      }${reconcileId ? ` [reconcileID ${reconcileId}]` : ''}`,
       { cause },
     );
     this.key = key;
     this.terminal = terminal;
     this.retries = retries;
+    this.reconcileId = reconcileId;
   }
 }
 

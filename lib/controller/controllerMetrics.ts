@@ -15,6 +15,10 @@ export interface ControllerMetricEvent {
   readonly result: 'success' | 'error' | 'requeue' | 'requeue_after';
   readonly seconds: number;
   readonly terminal: boolean;
+  /** The reconcile ran past `reconcileTimeout` (`controller_runtime_reconcile_timeouts_total`). */
+  readonly timeout: boolean;
+  /** The reconcile's ID (its context's `reconcileId`). */
+  readonly reconcileId: string;
 }
 
 /**
@@ -23,6 +27,7 @@ export interface ControllerMetricEvent {
  * - `maxConcurrentReconciles`: the `concurrency` option (`controller_runtime_max_concurrent_reconciles`).
  * - `reconcileTotal`: reconciles by result (`controller_runtime_reconcile_total{result}`).
  * - `reconcileErrorsTotal`, `terminalReconcileErrorsTotal`: failures, and the terminal ones among them.
+ * - `reconcileTimeoutsTotal`: failures by `reconcileTimeout` (`controller_runtime_reconcile_timeouts_total`).
  *
  * @example
  * ```ts
@@ -35,6 +40,7 @@ export interface ControllerStats {
   readonly reconcileTotal: Readonly<Record<ControllerMetricEvent['result'], number>>;
   readonly reconcileErrorsTotal: number;
   readonly terminalReconcileErrorsTotal: number;
+  readonly reconcileTimeoutsTotal: number;
 }
 
 /**

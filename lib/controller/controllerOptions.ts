@@ -1,4 +1,5 @@
 import type { Observable, SchedulerLike } from 'rxjs';
+import type { LoggerOption } from '../informer/errorLogger.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import type { RateLimiter } from '../workqueue/rateLimiter.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
@@ -59,6 +60,11 @@ export interface ControllerOptions<T extends KubeObject> {
   readonly cacheSyncTimeout?: number;
   /** The clock of every timer. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+  /**
+   * Where `errors$` is logged (one subscriber of it, as for informers): unset logs to
+   * `console.error`, rate-limited, unless `RXKUBE_LOG=off`; `false` logs nothing.
+   */
+  readonly logger?: LoggerOption;
   /**
    * The keys this replica owns (sharding): each emission replaces the filter. Until the first,
    * nothing is reconciled. Keys not passing are not queued, and skipped if already queued; keys

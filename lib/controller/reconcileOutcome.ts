@@ -13,8 +13,10 @@ import {
 } from 'rxjs';
 import { isPromiseLike } from '../meta/isPromiseLike.js';
 import { longTimer } from '../operators/longTimer.js';
+import { apiErrorRetryAfterMs } from '../write/apiErrorStatus.js';
 import { InvalidReconcileResultError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';
+import { retryAfterDelay } from './retryAfter.js';
 import { TerminalError } from './terminalError.js';
 
 /**
@@ -24,7 +26,8 @@ import { TerminalError } from './terminalError.js';
  * - `requeue_after`: forgotten, queued again after `ms`.
  * - `requeue`: queued again, rate-limited.
  * - `error`: queued again rate-limited at the priority it was queued at (as controller-runtime), or,
- *   for a {@link TerminalError} (`terminal`), forgotten.
+ *   for a {@link TerminalError} (`terminal`), forgotten; when the error is a 429 whose answer said
+ *   when to come back, `retryAfterMs` (bounded to 5 minutes): queued again after that instead.
  *
  * @example
  * ```ts
@@ -35,7 +38,13 @@ export type ReconcileOutcome =
   | { readonly result: 'success' }
   | { readonly result: 'requeue_after'; readonly ms: number; readonly priority: number }
   | { readonly result: 'requeue'; readonly priority: number }
-  | { readonly result: 'error'; readonly error: unknown; readonly terminal: boolean; readonly priority: number };
+  | {
+      readonly result: 'error';
+      readonly error: unknown;
+      readonly terminal: boolean;
+      readonly priority: number;
+      readonly retryAfterMs?: number;
+    };
 
 /**
  * Runs a reconcile, whatever it returns (a value, a Promise, an Observable, or a throw), with an
@@ -72,9 +81,16 @@ export function runReconcile<T>(
         );
   return timed$.pipe(
     map((result) => outcomeOf(result, options.priority)),
-    catchError((error: unknown) =>
-      of<ReconcileOutcome>({ result: 'error', error, terminal: isTerminal(error), priority: options.priority }),
-    ),
+    catchError((error: unknown) => {
+      const retryAfterMs = retryAfterDelay(apiErrorRetryAfterMs(error, () => options.scheduler.now()));
+      return of<ReconcileOutcome>({
+        result: 'error',
+        error,
+        terminal: isTerminal(error),
+        priority: options.priority,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      });
+    }),
   );
 }
 

@@ -24,6 +24,8 @@ export interface ReconcileResult {
  * - `priority`: the priority the key was queued at.
  * - `retries`: how many times the key has been retried since it last succeeded.
  * - `signal`: aborted when the reconcile times out (`reconcileTimeout`).
+ * - `reconcileId`: unique per reconcile (controller-runtime's `reconcileID`, a UUID); the same ID
+ *   is on this reconcile's `ReconcileError`, its metric event and its log line.
  *
  * @example
  * ```ts
@@ -38,6 +40,7 @@ export interface ReconcileContext<T> {
   readonly priority: number;
   readonly retries: number;
   readonly signal: AbortSignal;
+  readonly reconcileId: string;
 }
 
 /**

@@ -60,7 +60,12 @@ export interface InformerOptions<T> {
    * instead of corrupting the cache. Default false (speed); recommended in tests.
    */
   readonly freeze?: boolean;
-  /** Called with every error, as `errors$` emits it (client-go's `SetWatchErrorHandler`, plus handler errors). */
+  /**
+   * Called with every error, as `errors$` emits it (client-go's `SetWatchErrorHandler`, plus handler errors).
+   *
+   * @deprecated A second channel for what `errors$` carries (one `errors$` per object, the logger
+   * one of its subscribers): use `informer.errors$.subscribe(fn)`. Kept because many specs use it.
+   */
   readonly onError?: (error: RxkubeError) => void;
   /**
    * Where the errors the informer recovers from are logged, explained (see `explainError`) and

@@ -51,7 +51,14 @@ export type ElectorState =
       /** When the last successful attempt STARTED: the term is counted from before the write landed. */
       readonly renewedAt: number;
     }
-  | { readonly phase: 'releasing'; readonly observed: Observation; readonly inFlight: InFlight; readonly deadline: number }
+  | {
+      readonly phase: 'releasing';
+      readonly observed: Observation;
+      readonly inFlight: InFlight;
+      readonly deadline: number;
+      /** Reads of the Lease so far: a release that loses a race reads again, a bounded number of times. */
+      readonly attempts: number;
+    }
   | { readonly phase: 'stopped'; readonly observed: Observation };
 
 /**
@@ -128,6 +135,22 @@ export function electorDeadline(state: ElectorState, t: ElectorTimings): number 
   return undefined;
 }
 
+/** Reads of the Lease a release makes at most (one, plus a re-read after each lost race). */
+const MAX_RELEASE_ATTEMPTS = 5;
+
+/**
+ * Whether a leader's renew deadline has passed at `now` (its last successful attempt's start plus
+ * renewDeadline): from then on it must not act as leader, whether or not a timer has said so.
+ *
+ * @example
+ * ```ts
+ * const leading = s.phase === 'leading' && !isPastDeadline(s, scheduler.now(), timings);
+ * ```
+ */
+export function isPastDeadline(s: ElectorState, now: number, t: ElectorTimings): boolean {
+  return s.phase === 'leading' && now >= s.renewedAt + t.renewDeadline;
+}
+
 const isLeader = (o: Observation, t: ElectorTimings): boolean => o.record?.holderIdentity === t.identity;
 const isValid = (o: Observation, now: number): boolean =>
   o.record !== undefined && o.time + o.record.leaseDurationSeconds * 1000 > now;
@@ -179,7 +202,8 @@ function stopped(s: ElectorState, observed = s.observed): ElectorTransition {
 /** A read answered: create, take over, renew, or leave it to its holder. */
 function got(s: ElectorState, lease: VersionedRecord | undefined, now: number, t: ElectorTimings): ElectorTransition {
   if (s.phase === 'releasing') {
-    if (!lease || !isLeader(s.observed, t)) return stopped(s);
+    // Judged on the fresh read: another holder (we were stale) or none means nothing to release.
+    if (!lease || lease.record.holderIdentity !== t.identity) return stopped(s);
     const record: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaderTransitions: lease.record.leaderTransitions };
     return { state: busy(s, 'release'), command: { type: 'update', record, resourceVersion: lease.resourceVersion } };
   }
@@ -214,6 +238,9 @@ function got(s: ElectorState, lease: VersionedRecord | undefined, now: number, t
 export function electorStep(s: ElectorState, input: ElectorInput, t: ElectorTimings): ElectorTransition {
   if (s.phase === 'stopped') return { state: s, command: { type: 'none' } };
   const now = input.now;
+  // Whatever comes first after the renew deadline has passed (a paused process runs late timers
+  // and answers in any order) ends the term before anything else happens.
+  if (s.phase === 'leading' && input.type !== 'stop' && input.type !== 'wrote' && isPastDeadline(s, now, t)) return lose(s, t);
   switch (input.type) {
     case 'tick':
       return s.phase === 'releasing' || s.inFlight !== undefined ? { state: s, command: { type: 'none' } } : attempt(s, now, t);
@@ -225,10 +252,17 @@ export function electorStep(s: ElectorState, input: ElectorInput, t: ElectorTimi
       // The renew deadline runs from when this attempt started, not from when its answer came: the
       // write may have landed (and others started timing from it) any time in between.
       const renewedAt = s.attemptAt ?? now;
+      // An answer that comes past that deadline (the process was paused) starts no term: others
+      // may already have timed the lease out.
+      if (now >= renewedAt + t.renewDeadline) return lose({ ...s, observed }, t);
       return { state: { phase: 'leading', observed, inFlight: undefined, renewedAt }, command: { type: 'wait', ms: t.retryPeriod, jitter: false } };
     }
     case 'failed':
-      if (s.phase === 'releasing') return stopped(s);
+      if (s.phase === 'releasing') {
+        // client-go's release re-reads the Lease after a 409 and tries again (within its deadline).
+        if (!input.conflict || s.attempts >= MAX_RELEASE_ATTEMPTS) return stopped(s);
+        return { state: { ...s, inFlight: 'releaseGet', attempts: s.attempts + 1 }, command: { type: 'get' } };
+      }
       // The leader's optimistic renewal failed: fall back to reading the lock (client-go's slow path).
       if (s.inFlight === 'fastUpdate') return { state: busy(s, 'get'), command: { type: 'get' } };
       return retry(s, now, t);
@@ -238,7 +272,10 @@ export function electorStep(s: ElectorState, input: ElectorInput, t: ElectorTimi
       return { state: s, command: { type: 'none' } };
     case 'stop':
       if (t.releaseOnCancel && isLeader(s.observed, t)) {
-        return { state: { phase: 'releasing', observed: s.observed, inFlight: 'releaseGet', deadline: now + t.renewDeadline }, command: { type: 'get' } };
+        return {
+          state: { phase: 'releasing', observed: s.observed, inFlight: 'releaseGet', deadline: now + t.renewDeadline, attempts: 1 },
+          command: { type: 'get' },
+        };
       }
       return stopped(s);
   }

@@ -3,27 +3,31 @@ import {
   BehaviorSubject,
   defer,
   distinctUntilChanged,
+  EMPTY,
+  expand,
   filter,
   firstValueFrom,
   map,
+  merge,
+  of,
   Subject,
-  timer,
+  take,
+  tap,
   type Observable,
-  type Subscription,
 } from 'rxjs';
 import { RxkubeError } from '../errors.js';
-import { longTimer } from '../operators/longTimer.js';
+import { errorLogger } from '../informer/errorLogger.js';
+import { electorEffect, type ElectorEnv } from './electorEffect.js';
 import {
-  electorDeadline,
   electorStep,
+  isPastDeadline,
   initialElectorState,
-  type ElectorCommand,
   type ElectorInput,
   type ElectorState,
+  type ElectorTransition,
 } from './electorStep.js';
-import { JITTER_FACTOR, validateLeaderElectionConfig, type LeaderElectionConfig } from './leaderElectionConfig.js';
-import { LeaderElectionError, LeaseConflictError } from './leaderElectionErrors.js';
-import type { VersionedRecord } from './leaderElectionRecord.js';
+import { validateLeaderElectionConfig, type LeaderElectionConfig } from './leaderElectionConfig.js';
+import { LeaderElectionError } from './leaderElectionErrors.js';
 
 /**
  * A running elector (client-go's `LeaderElector`): leadership as Observables, started with
@@ -41,6 +45,10 @@ import type { VersionedRecord } from './leaderElectionRecord.js';
  */
 export interface LeaderElector {
   readonly identity: string;
+  /** The lease duration it runs with (ms): others take over this long after its last renewal. */
+  readonly leaseDuration: number;
+  /** The lock's `namespace/name`, for messages. */
+  readonly lockName: string;
   /** The elector's state (replays the current one); completes when stopped. */
   readonly state$: Observable<ElectorState>;
   /** Leading or not, over time (replays the current value, then changes only); completes when stopped. */
@@ -67,8 +75,11 @@ export interface LeaderElector {
  * retryPeriod; give up when no renewal succeeded within renewDeadline; every write conditional on
  * the resource version read (a 409 is a lost race); leaseTransitions, acquireTime, renewTime kept as
  * client-go keeps them; candidates retry after retryPeriod x [1, 2.2); `releaseOnCancel` writes an
- * empty holder on stop. The decisions are the pure {@link electorStep}; this runs its commands
- * against the lock and the scheduler.
+ * empty holder on stop. The decisions are the pure {@link electorStep} over a state union; this is
+ * its edge, as the reflector's: `expand` runs each transition's effect ({@link electorEffect}: a
+ * lock call or a timer, raced with the deadline and with `stop()`) until its first input, which
+ * the step turns into the next transition; the state, callbacks and term signal are committed in
+ * between. Failed attempts are on `errors$`, logged by its one default subscriber (`logger`).
  *
  * @throws {LeaderElectionConfigError} when the timings or identity are invalid.
  *
@@ -88,13 +99,16 @@ export interface LeaderElector {
 export function leaderElection(config: LeaderElectionConfig): LeaderElector {
   const t = validateLeaderElectionConfig(config);
   const scheduler = config.scheduler ?? asyncScheduler;
-  const random = config.random ?? Math.random;
   const lock = config.lock;
   const state$ = new BehaviorSubject<ElectorState>(initialElectorState());
   const errors$ = new Subject<RxkubeError>();
-  let pending: Subscription | undefined;
-  let generation = 0;
-  let deadline: { at: number; sub: Subscription } | undefined;
+  // The log is one subscriber of errors$ (no second error channel).
+  errors$.subscribe(errorLogger(config.logger, { scheduler }));
+  const env: ElectorEnv = { lock, scheduler, random: config.random ?? Math.random, timings: t, errors: errors$ };
+  // Inputs from outside the loop (stop(), a read that found the renew deadline past): they wait
+  // here until the transition being committed has started its effect, which takes them first.
+  const outside: ElectorInput[] = [];
+  const arrived = new Subject<void>();
   let started = false;
   let reportedLeader = '';
   let term: AbortController | undefined;
@@ -107,7 +121,9 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     }
   };
 
-  const commit = (prev: ElectorState, next: ElectorState): void => {
+  // The effects of a transition's state change: the state, the callbacks, the term's signal.
+  const commit = (next: ElectorState): void => {
+    const prev = state$.value;
     state$.next(next);
     const holder = next.observed.record?.holderIdentity ?? '';
     if (holder !== reportedLeader) {
@@ -118,106 +134,44 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     const is = next.phase === 'leading';
     if (!was && is) {
       term = new AbortController();
-      const signal = term.signal;
+      const signal = checkedOnRead(term.signal, expireIfPast);
       callback('onStartedLeading', () => config.onStartedLeading?.(signal));
     } else if (was && !is) {
       term?.abort();
       callback('onStoppedLeading', () => config.onStoppedLeading?.());
     }
-    scheduleDeadline(next);
     if (next.phase === 'stopped') {
       state$.complete();
       errors$.complete();
     }
   };
 
-  const scheduleDeadline = (s: ElectorState): void => {
-    const at = electorDeadline(s, t);
-    if (at === deadline?.at) return;
-    deadline?.sub.unsubscribe();
-    // When the timer fires, `at` has come, even if the clock says a hair less (fractional virtual
-    // time, a wall clock behind the timers' monotonic one): with now() the step could find the
-    // deadline not yet passed, and nothing would arm it again.
-    deadline =
-      at === undefined
-        ? undefined
-        : {
-            at,
-            sub: longTimer(Math.max(0, at - scheduler.now()), scheduler).subscribe(() => {
-              deadline = undefined;
-              dispatch({ type: 'deadline', now: Math.max(scheduler.now(), at) });
-            }),
-          };
-  };
+  // An input from outside, when there is one (a marker: it is taken from `outside` only if this
+  // transition's effect is the one that answers first).
+  const fromOutside$: Observable<'outside'> = defer(() => (outside.length > 0 ? of('outside' as const) : arrived.pipe(take(1), map(() => 'outside' as const))));
 
-  const apply = (input: ElectorInput): void => {
-    const prev = state$.value;
-    if (prev.phase === 'stopped') return;
-    const { state, command } = electorStep(prev, input, t);
-    // Whatever was in flight is superseded (at a deadline: abandoned, its request aborted).
-    const old = pending;
-    pending = undefined;
-    old?.unsubscribe();
-    commit(prev, state);
-    run(command, state);
-  };
-
-  // Inputs that arrive while one is being applied (a leading$ subscriber or a callback that calls
-  // stop(), a lock that answers synchronously) wait for it to finish: applied in the middle of a
-  // commit, a stop would be followed by the rest of the older transition (its onStartedLeading, a
-  // renew deadline armed for a stopped elector).
-  const queued: ElectorInput[] = [];
-  let applying = false;
-  const dispatch = (input: ElectorInput): void => {
-    queued.push(input);
-    if (applying) return;
-    applying = true;
-    try {
-      for (let next = queued.shift(); next !== undefined; next = queued.shift()) apply(next);
-    } finally {
-      applying = false;
-      queued.length = 0;
-    }
-  };
-
-  const run = (command: ElectorCommand, state: ElectorState): void => {
-    const mine = ++generation;
-    const current = (): boolean => mine === generation;
-    const operation = state.phase === 'releasing' ? 'release' : command.type;
-    const fail = (e: unknown): void => {
-      if (!current()) return;
-      const conflict = e instanceof LeaseConflictError;
-      if (!conflict) errors$.next(new LeaderElectionError(lock.describe(), operation, e));
-      dispatch({ type: 'failed', now: scheduler.now(), conflict });
-    };
-    let sub: Subscription | undefined;
-    switch (command.type) {
-      case 'none':
-        return;
-      case 'wait': {
-        const ms = command.jitter ? command.ms + random() * JITTER_FACTOR * command.ms : command.ms;
-        sub = timer(ms, scheduler).subscribe(() => current() && dispatch({ type: 'tick', now: scheduler.now() }));
-        break;
-      }
-      case 'get':
-        // defer: a lock that throws instead of erroring fails this attempt, not the timer that ran it.
-        sub = defer(() => lock.get()).subscribe({
-          next: (lease) => current() && dispatch({ type: 'got', now: scheduler.now(), lease }),
-          error: fail,
-        });
-        break;
-      case 'create':
-      case 'update': {
-        const write$: Observable<VersionedRecord> = defer(() =>
-          command.type === 'create' ? lock.create(command.record) : lock.update(command.record, command.resourceVersion),
+  // The edge, as the reflector's: a pure step over the state union, each transition's effect
+  // (electorEffect: a lock call or a timer, raced with its deadline, and with inputs from outside)
+  // run by expand until its first input, which the step turns into the next transition.
+  const next$ = (transition: ElectorTransition): Observable<ElectorTransition> =>
+    transition.state.phase === 'stopped'
+      ? EMPTY
+      : merge(fromOutside$, electorEffect(transition.command, transition.state, env)).pipe(
+          take(1),
+          map((input) => electorStep(transition.state, input === 'outside' ? (outside.shift() as ElectorInput) : input, t)),
         );
-        sub = write$.subscribe({ next: (lease) => current() && dispatch({ type: 'wrote', now: scheduler.now(), lease }), error: fail });
-        break;
-      }
-    }
-    // A lock that answers synchronously has already moved the elector on.
-    if (current()) pending = sub;
+
+  const send = (input: ElectorInput): void => {
+    outside.push(input);
+    arrived.next();
   };
+
+  // A leader paused past its renew deadline (SIGSTOP, a long GC, a blocked event loop) learns it
+  // from the clock on its first read, not from a timer that may run after other callbacks.
+  function expireIfPast(): void {
+    const now = scheduler.now();
+    if (isPastDeadline(state$.value, now, t) && !outside.some((i) => i.type === 'deadline')) send({ type: 'deadline', now });
+  }
 
   const leading$ = state$.pipe(
     map((s) => s.phase === 'leading'),
@@ -225,6 +179,8 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
   );
   return {
     identity: t.identity,
+    leaseDuration: t.leaseDuration,
+    lockName: lock.describe(),
     state$: state$.asObservable(),
     leading$,
     leader$: state$.pipe(
@@ -232,18 +188,60 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
       distinctUntilChanged(),
     ),
     errors$: errors$.asObservable(),
-    isLeader: () => state$.value.phase === 'leading',
+    isLeader: () => {
+      expireIfPast();
+      const s = state$.value;
+      return s.phase === 'leading' && !isPastDeadline(s, scheduler.now(), t);
+    },
     getLeader: () => state$.value.observed.record?.holderIdentity ?? '',
     start() {
       if (started || state$.value.phase === 'stopped') return;
       started = true;
-      dispatch({ type: 'tick', now: scheduler.now() });
+      const first = electorStep(state$.value, { type: 'tick', now: scheduler.now() }, t);
+      // Ends by itself: the stopped state's transition starts no effect.
+      of(first)
+        .pipe(
+          expand(next$),
+          tap((transition) => commit(transition.state)),
+        )
+        .subscribe();
     },
     stop() {
       if (state$.value.phase === 'stopped') return Promise.resolve();
       const done = firstValueFrom(state$.pipe(filter((s) => s.phase === 'stopped')), { defaultValue: undefined }).then(() => undefined);
-      dispatch({ type: 'stop', now: scheduler.now() });
+      const input: ElectorInput = { type: 'stop', now: scheduler.now() };
+      // Never started: nothing runs, so stopping is one step here.
+      if (!started) commit(electorStep(state$.value, input, t).state);
+      else send(input);
       return done;
     },
   };
+}
+
+/**
+ * The term's signal, with `aborted` and `throwIfAborted()` checking the clock first (`check` aborts
+ * the term when the renew deadline has passed), so that code gated on the signal stops as soon as
+ * a paused process reads it. Left as it is where AbortSignal's `aborted` is not a prototype getter.
+ */
+function checkedOnRead(signal: AbortSignal, check: () => void): AbortSignal {
+  const aborted = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get;
+  const throwIfAborted = AbortSignal.prototype.throwIfAborted;
+  if (aborted === undefined) return signal;
+  Object.defineProperty(signal, 'aborted', {
+    configurable: true,
+    get: () => {
+      check();
+      return aborted.call(signal) as boolean;
+    },
+  });
+  if (typeof throwIfAborted === 'function') {
+    Object.defineProperty(signal, 'throwIfAborted', {
+      configurable: true,
+      value: () => {
+        check();
+        throwIfAborted.call(signal);
+      },
+    });
+  }
+  return signal;
 }

@@ -1,4 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
+import type { LoggerOption } from '../informer/errorLogger.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import { LeaderElectionConfigError } from './leaderElectionErrors.js';
 import type { ResourceLock } from './resourceLock.js';
@@ -63,6 +64,11 @@ export interface LeaderElectionConfig extends LeaderCallbacks {
   readonly scheduler?: SchedulerLike;
   /** The jitter's random source, in [0, 1). Default `Math.random`. */
   readonly random?: () => number;
+  /**
+   * Where `errors$` is logged (its one subscriber, as for informers and controllers): unset logs to
+   * `console.error`, rate-limited, unless `RXKUBE_LOG=off`; `false` logs nothing.
+   */
+  readonly logger?: LoggerOption;
 }
 
 /**

@@ -93,3 +93,30 @@ export class LeaderWorkersError extends RxkubeError {
     this.operation = operation;
   }
 }
+
+/**
+ * The leader election health check failed: this replica is the leader by its last observation of
+ * the Lease, and it has not renewed it for longer than leaseDuration plus the check's timeout (a
+ * deadlocked or cut-off elector: others may already lead). From {@link leaderElectionHealthz}.
+ *
+ * @example
+ * ```ts
+ * const error = healthz.check();
+ * if (error instanceof LeaderElectionUnhealthyError) console.error(error.sinceRenewalMs);
+ * ```
+ */
+export class LeaderElectionUnhealthyError extends RxkubeError {
+  /** How long ago (ms, the elector's clock) it last saw its own renewal. */
+  readonly sinceRenewalMs: number;
+  /** leaseDuration + timeout (ms). */
+  readonly toleranceMs: number;
+
+  constructor(lock: string, sinceRenewalMs: number, toleranceMs: number) {
+    super(
+      'LeaderElectionUnhealthyError',
+      `leader election: failed to renew leadership of lease ${lock}: last renewal seen ${sinceRenewalMs} ms ago, more than leaseDuration + timeout (${toleranceMs} ms)`,
+    );
+    this.sinceRenewalMs = sinceRenewalMs;
+    this.toleranceMs = toleranceMs;
+  }
+}

@@ -45,7 +45,7 @@ export interface Lease {
  * ```
  */
 export interface LeaseLockOptions {
-  /** Labels the lock sets on the Lease (on create, and on update when missing), as client-go's LeaseLock.Labels. */
+  /** Labels the lock sets on the Lease on create and re-applies on every update (client-go's LeaseLock.Labels); other labels are kept. */
   readonly labels?: { readonly [key: string]: string };
 }
 
@@ -126,7 +126,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
         ...base,
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { ...base.metadata, name, namespace, resourceVersion, labels: { ...labels, ...base.metadata?.labels } },
+        metadata: { ...base.metadata, name, namespace, resourceVersion, labels: { ...base.metadata?.labels, ...labels } },
         spec: { ...base.spec, ...recordToLeaseSpec(record) },
       };
       return jsonRequest$(transport, 'PUT', path, lease).pipe(map(keep), conflictAs('update'));

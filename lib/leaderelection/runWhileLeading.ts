@@ -1,5 +1,6 @@
 import { concatMap, defer, distinctUntilChanged, EMPTY, from, Subject, type Observable, type Subscription } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
+import { errorLogger, type LoggerOption } from '../informer/errorLogger.js';
 import type { LeaderElector } from './leaderElection.js';
 import { LeaderWorkersError } from './leaderElectionErrors.js';
 
@@ -16,6 +17,22 @@ import { LeaderWorkersError } from './leaderElectionErrors.js';
 export interface Workers {
   start(): void;
   stop(): Promise<void>;
+}
+
+/**
+ * Options of {@link runWhileLeading}.
+ *
+ * @example
+ * ```ts
+ * const options: RunWhileLeadingOptions = { logger: false };
+ * ```
+ */
+export interface RunWhileLeadingOptions {
+  /**
+   * Where `errors$` is logged (its one subscriber): unset logs to `console.error`, rate-limited,
+   * unless `RXKUBE_LOG=off`; `false` logs nothing.
+   */
+  readonly logger?: LoggerOption;
 }
 
 /**
@@ -49,7 +66,8 @@ export interface LeaderRun {
  * starts reconciling from a full cache. `stop()` drains the workers BEFORE the elector releases,
  * so that the next leader never runs alongside this one's last reconciles.
  *
- * Failures are reported on `errors$` as {@link LeaderWorkersError}s, never thrown. A `start()`
+ * Failures are reported on `errors$` as {@link LeaderWorkersError}s, never thrown, and logged by
+ * its one default subscriber (`options.logger`). A `start()`
  * that throws gives up leadership: the elector is stopped (releasing the Lease when configured to),
  * so that another replica can lead. A `stop()` that throws or rejects counts as stopped.
  *
@@ -65,9 +83,11 @@ export interface LeaderRun {
  * elector.start();
  * ```
  */
-export function runWhileLeading(elector: LeaderElector, workers: Workers): LeaderRun {
+export function runWhileLeading(elector: LeaderElector, workers: Workers, options: RunWhileLeadingOptions = {}): LeaderRun {
   let running = false;
   const errors = new Subject<RxkubeError>();
+  // The log is one subscriber of errors$ (no second error channel).
+  errors.subscribe(errorLogger(options.logger));
   // A failing stop (a throw, a rejection) is reported; leadership goes on being followed.
   const stopWorkers = (): Observable<void> =>
     defer(async () => {

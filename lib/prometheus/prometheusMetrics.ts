@@ -115,8 +115,23 @@ function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => 
         for (const queue of queues) this.set(labelsOf(queue), read(queue));
       },
     });
+  // Depth per priority level, as controller-runtime's priority queue labels it; read at scrape,
+  // so a level that emptied reads 0 until the next scrape drops it (an empty queue shows level 0).
+  const depth = new Gauge({
+    name: 'workqueue_depth',
+    help: 'Current depth of the work queue.',
+    labelNames: [...labelNames, 'priority'],
+    registers,
+    collect() {
+      this.reset();
+      for (const queue of queues) {
+        const levels = queue.stats().depthByPriority;
+        if (levels.size === 0) this.set({ ...labelsOf(queue), priority: '0' }, 0);
+        for (const [priority, n] of levels) this.set({ ...labelsOf(queue), priority: String(priority) }, n);
+      }
+    },
+  });
   const gauges = [
-    gauge('workqueue_depth', 'Current depth of the work queue.', (x) => x.stats().depth),
     gauge(
       'workqueue_unfinished_work_seconds',
       'Seconds of work in progress not yet observed by work_duration; large values indicate stuck workers.',
@@ -149,6 +164,7 @@ function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => 
       sub.unsubscribe();
       queues.delete(queue);
       for (const g of gauges) g.remove(labels);
+      depth.reset();
     };
   };
 }
@@ -173,6 +189,7 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
   const reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller.', ['controller', 'result']);
   const reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller.');
   const terminalErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors per controller.');
+  const timeouts = counter('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller.');
   const reconcileTime = new Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller.',
@@ -187,10 +204,12 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
     for (const result of RESULTS) reconcileTotal.inc({ ...labels, result }, start.reconcileTotal[result]);
     reconcileErrors.inc(labels, start.reconcileErrorsTotal);
     terminalErrors.inc(labels, start.terminalReconcileErrorsTotal);
+    timeouts.inc(labels, start.reconcileTimeoutsTotal);
     const sub = controller.metrics$.subscribe((m) => {
       reconcileTotal.inc({ ...labels, result: m.result });
       if (m.result === 'error') reconcileErrors.inc(labels);
       if (m.terminal) terminalErrors.inc(labels);
+      if (m.timeout) timeouts.inc(labels);
       reconcileTime.observe(labels, m.seconds);
     });
     return () => {

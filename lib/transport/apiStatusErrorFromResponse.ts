@@ -65,7 +65,8 @@ function parseStatus(body: string): Status | undefined {
   return undefined;
 }
 
-function parseRetryAfter(value: string | undefined, now: () => number): number | undefined {
+/** A `Retry-After` value (seconds or an HTTP date) in whole seconds, or `undefined` when absent or unreadable. @internal */
+export function parseRetryAfter(value: string | undefined, now: () => number): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);

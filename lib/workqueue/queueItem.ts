@@ -14,8 +14,9 @@ export const LOW_PRIORITY = -100;
 /**
  * How to add a key (controller-runtime's `priorityqueue.AddOpts`).
  * - `after` (ms): ready only then (a delaying queue); the earliest ready time of a key wins.
- * - `rateLimited`: wait as the rate limiter says (the longer of that and `after`), counting a retry.
- * - `priority`: higher first among ready keys (default 0); a key added twice keeps the higher one.
+ * - `rateLimited`: wait as the rate limiter says (the shorter of that and `after`), counting a retry.
+ * - `priority`: higher first among ready keys (default 0); a key added twice keeps the higher one,
+ *   and a raised key goes to the back of its new level.
  *
  * @example
  * ```ts

@@ -20,6 +20,8 @@ export type WorkQueueMetricEvent =
 /**
  * A work queue's figures now (plain numbers, for gauges and tests).
  * - `depth`: keys waiting for a worker, counting keys re-added while in flight (`workqueue_depth`).
+ * - `depthByPriority`: the same by priority level (`workqueue_depth{priority}`, as
+ *   controller-runtime's priority queue); levels with no key are absent.
  * - `ready`: keys a worker can take now (`len()`).
  * - `waiting`: keys in the delaying part (`addAfter`, rate-limited retries).
  * - `inFlight`: keys held by workers.
@@ -34,6 +36,7 @@ export type WorkQueueMetricEvent =
  */
 export interface WorkQueueStats {
   readonly depth: number;
+  readonly depthByPriority: ReadonlyMap<number, number>;
   readonly ready: number;
   readonly waiting: number;
   readonly inFlight: number;

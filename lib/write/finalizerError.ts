@@ -1,10 +1,11 @@
 import { RxkubeError } from '../errors.js';
 
 /**
- * The {@link finalizer} flow could not write the finalizer change (adding it before the first
- * apply, or removing it after a successful cleanup). Usually a conflict (the object changed since
- * it was read: 409 or a failed `test`, 422): nothing was lost, the object's next event or the
- * controller's retry runs the flow again on the fresh object.
+ * The {@link finalizer} flow could not write the finalizer change: adding it before the first
+ * apply (usually a conflict, 409 or a failed `test`, 422: nothing was lost, the object's next event
+ * or the controller's retry runs the flow again on the fresh object), or removing it after a
+ * successful cleanup for another reason than a 404 (gone: done) or a stale version it could
+ * resolve (those are retried without rerunning cleanup).
  *
  * @example
  * ```ts

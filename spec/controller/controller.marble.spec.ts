@@ -95,6 +95,7 @@ describe('controller (marble tests, virtual time)', () => {
       reconcileTotal: { success: 1, error: 4, requeue: 0, requeue_after: 0 },
       reconcileErrorsTotal: 4,
       terminalReconcileErrorsTotal: 1,
+      reconcileTimeoutsTotal: 0,
     });
     expect(ctl?.queue.numRequeues('ns/a')).toBe(0);
   });

@@ -100,4 +100,24 @@ describe('runWhileLeading (a controller runs only while leading)', () => {
     await run.stop().catch(() => undefined); // its own stop rejects too: the caller's to see
     expect(errors).toHaveLength(1);
   });
+
+  it('its errors$ is logged by one subscriber, the logger option', async () => {
+    const store = memoryLeaseStore();
+    const lines: string[] = [];
+    const elector = leaderElection({ lock: store.lock('a'), identity: 'a', releaseOnCancel: true, logger: false, ...timings });
+    const run = runWhileLeading(
+      elector,
+      {
+        start: () => {
+          throw new Error('no informer');
+        },
+        stop: () => Promise.resolve(),
+      },
+      { logger: { error: (message) => lines.push(message) } },
+    );
+    elector.start();
+    await waitFor(() => lines.length > 0, 2_000, 'the failed start to be logged');
+    expect(lines).toEqual([expect.stringMatching(/gives up the lease: no informer/)]);
+    await run.stop();
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
+import { NEVER } from 'rxjs';
 import { controller } from '../../lib/controller/controller.js';
 import { TerminalError } from '../../lib/controller/terminalError.js';
 import { prometheusMetrics } from '../../lib/prometheus/index.js';
@@ -46,6 +47,7 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     expect(line(text, 'controller_runtime_reconcile_total{controller="deps",result="requeue_after"}')).toMatch(/ 1$/);
     expect(line(text, 'controller_runtime_reconcile_errors_total{controller="deps"}')).toMatch(/ 2$/);
     expect(line(text, 'controller_runtime_terminal_reconcile_errors_total{controller="deps"}')).toMatch(/ 1$/);
+    expect(line(text, 'controller_runtime_reconcile_timeouts_total{controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'controller_runtime_reconcile_time_seconds_count{controller="deps"}')).toMatch(/ 4$/);
     // Each reconcile held 100 virtual ms.
     expect(line(text, 'controller_runtime_reconcile_time_seconds_sum{controller="deps"}')).toMatch(/ 0\.4$/);
@@ -55,7 +57,7 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     expect(line(text, 'workqueue_retries_total{name="deps",controller="deps"}')).toMatch(/ 1$/);
     expect(line(text, 'workqueue_work_duration_seconds_count{name="deps",controller="deps"}')).toMatch(/ 4$/);
     expect(line(text, 'workqueue_queue_duration_seconds_count{name="deps",controller="deps"}')).toMatch(/ 4$/);
-    expect(line(text, 'workqueue_depth{name="deps",controller="deps"}')).toMatch(/ \d+$/);
+    expect(line(text, 'workqueue_depth{name="deps",controller="deps",priority="0"}')).toMatch(/ \d+$/);
     expect(line(text, 'workqueue_unfinished_work_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'workqueue_longest_running_processor_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'informer_store_resource_version{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 1$/);
@@ -72,14 +74,45 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     const q = workQueue<string>({ name: 'jobs', scheduler: scheduler as never });
     q.add('a');
     q.add('b');
+    q.add('low', { priority: -100 });
     const remove = prometheusMetrics(registry).addWorkQueue(q);
     q.tryGet();
     now = 2500;
     const text = await registry.metrics();
-    expect(line(text, 'workqueue_depth{name="jobs",controller="jobs"}')).toMatch(/ 1$/);
-    expect(line(text, 'workqueue_adds_total{name="jobs",controller="jobs"}')).toMatch(/ 2$/);
+    // Per priority level, as controller-runtime's priority queue.
+    expect(line(text, 'workqueue_depth{name="jobs",controller="jobs",priority="0"}')).toMatch(/ 1$/);
+    expect(line(text, 'workqueue_depth{name="jobs",controller="jobs",priority="-100"}')).toMatch(/ 1$/);
+    expect(line(text, 'workqueue_adds_total{name="jobs",controller="jobs"}')).toMatch(/ 3$/);
     expect(line(text, 'workqueue_longest_running_processor_seconds{name="jobs",controller="jobs"}')).toMatch(/ 2\.5$/);
     remove();
     expect(line(await registry.metrics(), 'workqueue_depth{')).toBeUndefined();
+  });
+
+  it('controller_runtime_reconcile_timeouts_total counts reconciles past reconcileTimeout', async () => {
+    const ts = testScheduler();
+    const registry = new Registry();
+    const metrics = prometheusMetrics(registry);
+    let runs = 0;
+    ts.run(() => {
+      const deps = scriptedInformer(ts, [dep('a', '1')]);
+      const ctl = controller({
+        name: 'slow',
+        for: deps,
+        scheduler: ts,
+        reconcileTimeout: 10,
+        logger: false,
+        rateLimiter: itemExponentialFailureRateLimiter({ baseMs: 5 }),
+        reconcile: () => (++runs <= 2 ? NEVER : undefined),
+      });
+      metrics.addController(ctl);
+      ctl.start();
+      ts.schedule(() => {
+        void ctl.stop();
+        void deps.stop();
+      }, 200);
+    });
+    const text = await registry.metrics();
+    expect(line(text, 'controller_runtime_reconcile_timeouts_total{controller="slow"}')).toMatch(/ 2$/);
+    expect(line(text, 'controller_runtime_reconcile_errors_total{controller="slow"}')).toMatch(/ 2$/);
   });
 });

@@ -88,17 +88,6 @@ describe('workQueue (marble tests, virtual time)', () => {
     });
   });
 
-  it('rate-limited with `after` waits the longer of the two', () => {
-    const ts = testScheduler();
-    ts.run(({ expectObservable }) => {
-      const q = workQueue<string>({ scheduler: ts, rateLimiter: itemExponentialFailureRateLimiter({ baseMs: 5 }) });
-      q.add('a', { rateLimited: true, after: 30 });
-      q.add('b', { rateLimited: true, after: 1 });
-      ts.schedule(() => q.shutDown(), 40);
-      expectObservable(worker(q, ts)).toBe('5ms b 24ms a 9ms |');
-    });
-  });
-
   it('priorities: the highest ready priority goes first, then the first added; a repeated add keeps the highest', () => {
     const ts = testScheduler();
     ts.run(({ expectObservable }) => {

@@ -1,0 +1,228 @@
+import { Observable, type SchedulerLike, type Subject, type Subscriber } from 'rxjs';
+import { BinaryHeap } from './binaryHeap.js';
+import type { QueueItem } from './queueItem.js';
+import { NotInFlightError } from './workQueueError.js';
+import type { WorkQueueMetricEvent } from './workQueueMetrics.js';
+
+// The state of a key the core knows: ready (in the ready heap), held by a worker, or held and
+// dirty (queued again once done). A key it does not know is neither queued nor held.
+type Active =
+  | { readonly kind: 'ready'; readonly priority: number; readonly seq: number; readonly addedAt: number }
+  | { readonly kind: 'held'; readonly startedAt: number }
+  | { readonly kind: 'heldDirty'; readonly startedAt: number; readonly priority: number; readonly addedAt: number };
+
+interface ReadyEntry<T> {
+  readonly key: T;
+  readonly priority: number;
+  readonly seq: number;
+}
+
+/**
+ * The core of a work queue (client-go's `Type` with controller-runtime's priority levels): the
+ * `dirty` and `processing` sets, as one state per key, and the ready keys ordered by priority,
+ * then by the time they became ready. No delays, no rate limits: those are the layers above
+ * ({@link delayingQueue}, {@link rateLimitingQueue}).
+ *
+ * ```text
+ * add(a) add(a) take->a add(a) done(a) take->a   (a queued once; re-added while held: queued on done)
+ * add(foo,0) add(bar,1) add(foo,1) take->bar      (a raised key goes to the back of its new level)
+ * ```
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const core = coreQueue<string>('pods', asyncScheduler, metrics);
+ * core.add('ns/a', 0);
+ * core.take(); // { key: 'ns/a', priority: 0 }
+ * core.done('ns/a');
+ * ```
+ */
+export interface CoreQueue<T> {
+  /** Ready now at `priority`; merges into a queued or dirty key (the higher priority wins). */
+  add(key: T, priority: number): void;
+  /** The priority of a key queued to run (ready, or dirty while held), else `undefined`. */
+  queuedPriority(key: T): number | undefined;
+  take(): QueueItem<T> | undefined;
+  get$(): Observable<QueueItem<T>>;
+  done(key: T): void;
+  len(): number;
+  /** Stops handing out keys; waiting `get$` subscribers complete empty. */
+  shutDown(): void;
+  isShutDown(): boolean;
+  /** Ends every drain under way now (client-go's ShutDown after ShutDownWithDrain). */
+  endDrains(): void;
+  /** Completes once no key is held (after shutDown). */
+  drained$(): Observable<void>;
+  inFlight(): number;
+  /** Keys waiting for a worker (ready, or dirty while held), by priority. */
+  depthByPriority(): ReadonlyMap<number, number>;
+  depth(): number;
+  /** Keys that became dirty since the queue was created (`workqueue_adds_total`). */
+  addsTotal(): number;
+  /** The summed and the longest age (seconds) of the keys held now. */
+  inFlightAges(): { readonly unfinished: number; readonly longest: number };
+}
+
+/**
+ * Creates a {@link CoreQueue}. `metrics` receives its `add`, `get` and `done` events.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const core = coreQueue<string>('pods', asyncScheduler, new Subject());
+ * ```
+ */
+export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Subject<WorkQueueMetricEvent>): CoreQueue<T> {
+  const active = new Map<T, Active>();
+  const readyHeap = new BinaryHeap<ReadyEntry<T>>((a, b) => (a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq));
+  const depth = new Map<number, number>();
+  const waiters: Subscriber<QueueItem<T>>[] = [];
+  const drainers: Subscriber<void>[] = [];
+  let seq = 0;
+  let adds = 0;
+  let readyCount = 0;
+  let dirtyHeld = 0;
+  let shutdown = false;
+  let pumping = false;
+  const now = () => scheduler.now();
+
+  // Depth per priority level: a key counts from the add that queues it to the take that hands it out.
+  const count = (priority: number, delta: number) => {
+    const n = (depth.get(priority) ?? 0) + delta;
+    if (n === 0) depth.delete(priority);
+    else depth.set(priority, n);
+  };
+
+  const makeReady = (key: T, priority: number, addedAt: number) => {
+    const entry = { key, priority, seq: seq++ };
+    active.set(key, { kind: 'ready', priority, seq: entry.seq, addedAt });
+    readyHeap.push(entry);
+    readyCount++;
+  };
+
+  const add = (key: T, priority: number) => {
+    const state = active.get(key);
+    if (state === undefined) {
+      makeReady(key, priority, now());
+    } else if (state.kind === 'held') {
+      active.set(key, { kind: 'heldDirty', startedAt: state.startedAt, priority, addedAt: now() });
+      dirtyHeld++;
+    } else {
+      if (state.priority >= priority) return;
+      count(state.priority, -1);
+      count(priority, +1);
+      if (state.kind === 'ready') {
+        // To the back of its new level (controller-runtime bumps AddedCounter); the old heap entry
+        // becomes stale and is skipped when popped.
+        const entry = { key, priority, seq: seq++ };
+        active.set(key, { ...state, priority, seq: entry.seq });
+        readyHeap.push(entry);
+      } else {
+        active.set(key, { ...state, priority });
+      }
+      return;
+    }
+    count(priority, +1);
+    adds++;
+    metrics.next({ type: 'add' });
+    pump();
+  };
+
+  const take = (): QueueItem<T> | undefined => {
+    if (shutdown) return undefined;
+    for (let entry = readyHeap.pop(); entry !== undefined; entry = readyHeap.pop()) {
+      const state = active.get(entry.key);
+      if (state?.kind !== 'ready' || state.seq !== entry.seq) continue;
+      const t = now();
+      active.set(entry.key, { kind: 'held', startedAt: t });
+      readyCount--;
+      count(entry.priority, -1);
+      metrics.next({ type: 'get', queueSeconds: (t - state.addedAt) / 1000 });
+      return { key: entry.key, priority: entry.priority };
+    }
+    return undefined;
+  };
+
+  const heldCount = () => active.size - readyCount;
+
+  // Hands ready keys to waiting workers in a loop; a worker that takes its next key from inside
+  // the callback only registers (pumping is set), so a run of synchronous workers never recurses.
+  const pump = () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (waiters.length > 0) {
+        if (shutdown) {
+          for (const waiter of waiters.splice(0)) waiter.complete();
+          break;
+        }
+        const item = take();
+        if (item === undefined) break;
+        const waiter = waiters.shift() as Subscriber<QueueItem<T>>;
+        waiter.next(item);
+        waiter.complete();
+      }
+      if (shutdown && heldCount() === 0) for (const drainer of drainers.splice(0)) drainer.complete();
+    } finally {
+      pumping = false;
+    }
+  };
+
+  // A subscriber registered in `list` until it unsubscribes; pump() serves it.
+  const registered = <V>(list: Subscriber<V>[]) =>
+    new Observable<V>((subscriber) => {
+      list.push(subscriber);
+      pump();
+      return () => {
+        const i = list.indexOf(subscriber);
+        if (i >= 0) list.splice(i, 1);
+      };
+    });
+
+  return {
+    add,
+    queuedPriority(key) {
+      const state = active.get(key);
+      return state === undefined || state.kind === 'held' ? undefined : state.priority;
+    },
+    take,
+    get$: () => registered(waiters),
+    done(key) {
+      const state = active.get(key);
+      if (state === undefined || state.kind === 'ready') throw new NotInFlightError(name, key);
+      active.delete(key);
+      metrics.next({ type: 'done', workSeconds: (now() - state.startedAt) / 1000 });
+      if (state.kind === 'heldDirty') {
+        dirtyHeld--;
+        makeReady(key, state.priority, state.addedAt);
+      }
+      pump();
+    },
+    len: () => readyCount,
+    shutDown() {
+      shutdown = true;
+      pump();
+    },
+    isShutDown: () => shutdown,
+    endDrains() {
+      for (const drainer of drainers.splice(0)) drainer.complete();
+    },
+    drained$: () => registered(drainers),
+    inFlight: heldCount,
+    depthByPriority: () => depth,
+    depth: () => readyCount + dirtyHeld,
+    addsTotal: () => adds,
+    inFlightAges() {
+      const t = now();
+      let unfinished = 0;
+      let longest = 0;
+      for (const state of active.values()) {
+        if (state.kind === 'ready') continue;
+        const age = (t - state.startedAt) / 1000;
+        unfinished += age;
+        longest = Math.max(longest, age);
+      }
+      return { unfinished, longest };
+    },
+  };
+}

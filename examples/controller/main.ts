@@ -5,6 +5,7 @@
 // With --kubeconfig FILE it runs against a real cluster (it WRITES the label there) for
 // --duration seconds.
 import { AppsV1Api, EventsV1Api, KubeConfig, type V1Deployment, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { asyncScheduler, concatMap, filter, firstValueFrom, from, interval, lastValueFrom, take, timeout, timer, type SchedulerLike } from 'rxjs';
@@ -91,7 +92,7 @@ function scenario(api: FakeApiServer, log: (line: string) => void): Array<() => 
 
 /** Whether, on the server, every Deployment's label is the number of ready Pods it selects. */
 function converged(api: FakeApiServer): boolean {
-  const pods = api.list<V1Pod>(PODS).items;
+  const pods = api.list<Pod>(PODS).items;
   return api.list<V1Deployment>(DEPLOYMENTS).items.every((d) => {
     const want = pods.filter((p) => p.metadata?.namespace === d.metadata?.namespace && selects(d, p) && isReady(p)).length;
     return d.metadata?.labels?.[READY_PODS_LABEL] === String(want);

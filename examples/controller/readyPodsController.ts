@@ -1,7 +1,9 @@
 // A controller that writes: it keeps a label on each Deployment equal to the number of its ready
 // Pods, patching with jsonPatch (tested on the resourceVersion) and recording an Event each time
 // the number changes.
-import type { AppsV1Api, V1Deployment, V1Pod, V1ReplicaSet } from '@kubernetes/client-node';
+import type { AppsV1Api } from '@kubernetes/client-node';
+import type { Deployment as V1Deployment, ReplicaSet as V1ReplicaSet } from 'kubernetes-types/apps/v1.js';
+import type { Pod as V1Pod } from 'kubernetes-types/core/v1.js';
 import {
   controller,
   jsonPatch,

@@ -5,7 +5,8 @@
 //
 // It imports 'rxkube' and 'rxkube/testing' as an app does (in this repository they resolve to the
 // sources: tsconfig.spec.json's paths for tsx, jest.config.mjs's moduleNameMapper for the tests).
-import { KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { Pod as V1Pod } from 'kubernetes-types/core/v1.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

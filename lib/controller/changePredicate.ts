@@ -1,5 +1,5 @@
 import type { Notification } from '../informer/notification.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 
 /**
@@ -17,8 +17,8 @@ export type ChangePredicate<T> = (change: Notification<T>) => boolean;
 
 // An update passes when `value` differs between the old and the new object; adds and deletes pass.
 const updatedWhere =
-  (value: (obj: KubeObject) => unknown) =>
-  <T extends KubeObject>(change: Notification<T>): boolean =>
+  (value: (obj: KubeObjectLike) => unknown) =>
+  <T extends KubeObjectLike>(change: Notification<T>): boolean =>
     change.type !== 'update' || !sameValue(value(change.oldObject), value(change.newObject));
 
 const sameValue = (a: unknown, b: unknown): boolean =>

@@ -1,6 +1,6 @@
 import { isObservable } from 'rxjs';
 import { describeValue } from '../meta/describeValue.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import { RATE_LIMITER_METHODS } from '../workqueue/rateLimiterOptions.js';
 import { ControllerConfigError } from './controllerErrors.js';
@@ -22,7 +22,7 @@ const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v)
  * const concurrency = checkControllerOptions('pods', { for: pods, reconcile, concurrency: 4 }); // 4
  * ```
  */
-export function checkControllerOptions<T extends KubeObject>(name: string, options: ControllerOptions<T>): number {
+export function checkControllerOptions<T extends KubeObjectLike>(name: string, options: ControllerOptions<T>): number {
   const fail = (message: string): never => {
     throw new ControllerConfigError(`controller ${JSON.stringify(name)}: ${message}`);
   };

@@ -12,7 +12,7 @@ import {
 } from 'rxjs';
 import type { HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../informer/errorLogger.js';
 import { longTimer } from '../operators/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
@@ -74,7 +74,7 @@ const BUSY_SLOT: SlotState = { kind: 'busy' };
  * ctl.start();
  * ```
  */
-export function controller<T extends KubeObject>(options: ControllerOptions<T>): Controller {
+export function controller<T extends KubeObjectLike>(options: ControllerOptions<T>): Controller {
   const name = options?.name ?? 'controller';
   const concurrency = checkControllerOptions(name, options);
   const sources: TriggerSource[] = [
@@ -89,7 +89,7 @@ export function controller<T extends KubeObject>(options: ControllerOptions<T>):
   return new ControllerRun(name, options, sources, concurrency);
 }
 
-class ControllerRun<T extends KubeObject> implements Controller {
+class ControllerRun<T extends KubeObjectLike> implements Controller {
   readonly queue: WorkQueue<string>;
   readonly status$: Observable<ControllerStatus>;
   readonly errors$: Observable<ControllerError>;
@@ -162,7 +162,7 @@ class ControllerRun<T extends KubeObject> implements Controller {
     this.sources.forEach((source, i) => {
       const handler = {
         next: (n: Notification<never>) => {
-          const priority = changePriority(n as Notification<KubeObject>);
+          const priority = changePriority(n as Notification<KubeObjectLike>);
           for (const key of source.keysOf(n, this.options.forKind)) this.enqueue(key, priority);
         },
       };

@@ -1,6 +1,6 @@
 import type { Observable, SchedulerLike } from 'rxjs';
 import type { LoggerOption } from '../informer/errorLogger.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { RateLimiter } from '../workqueue/rateLimiter.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
 import type { ChangePredicate } from './changePredicate.js';
@@ -36,7 +36,7 @@ export interface ForInformer<T> extends TriggerInformer<T> {
  * };
  * ```
  */
-export interface ControllerOptions<T extends KubeObject> {
+export interface ControllerOptions<T extends KubeObjectLike> {
   /** The primary informer: its changes enqueue their own keys; reconcile reads from its store. */
   readonly for: ForInformer<T>;
   readonly reconcile: Reconciler<T>;
@@ -47,7 +47,7 @@ export interface ControllerOptions<T extends KubeObject> {
   /** Only changes of the primary that pass every predicate enqueue (`WithEventFilter` / `For(..., WithPredicates)`). */
   readonly predicates?: ReadonlyArray<ChangePredicate<T>>;
   /** Owned objects: an informer (wrapped with {@link owned}) or an `owned(informer, { predicate })`. */
-  readonly owns?: ReadonlyArray<TriggerInformer<KubeObject> | TriggerSource>;
+  readonly owns?: ReadonlyArray<TriggerInformer<KubeObjectLike> | TriggerSource>;
   /** Other objects mapped to keys: `watch(informer, obj => keys)`. */
   readonly watches?: ReadonlyArray<TriggerSource>;
   /** How many reconciles run at once (`MaxConcurrentReconciles`). Default 1. */

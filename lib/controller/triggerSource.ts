@@ -3,7 +3,7 @@ import type { AddEventHandlerOptions, HandlerRegistration } from '../informer/ha
 import type { Notification } from '../informer/notification.js';
 import type { EventHandler } from '../informer/resourceEventHandler.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
-import type { KubeObject, OwnerReference } from '../meta/kubeObject.js';
+import type { KubeObjectLike, OwnerReference } from '../meta/kubeObject.js';
 import { LOW_PRIORITY } from '../workqueue/workQueue.js';
 import type { ChangePredicate } from './changePredicate.js';
 
@@ -63,7 +63,7 @@ export interface TriggerSource {
  * changePriority(addNotification(pod, true)); // LOW_PRIORITY
  * ```
  */
-export function changePriority<T extends KubeObject>(change: Notification<T>): number {
+export function changePriority<T extends KubeObjectLike>(change: Notification<T>): number {
   if (change.type === 'add') return change.isInInitialList ? LOW_PRIORITY : 0;
   if (change.type === 'update') {
     const before = change.oldObject.metadata?.resourceVersion;
@@ -90,7 +90,7 @@ const groupOf = (apiVersion: string) => (apiVersion.includes('/') ? apiVersion.s
  * controllerOwnerKey(pod, { apiVersion: 'apps/v1', kind: 'ReplicaSet' }); // 'default/web-7d9f'
  * ```
  */
-export function controllerOwnerKey(obj: KubeObject, kind: OwnerKind): string | undefined {
+export function controllerOwnerKey(obj: KubeObjectLike, kind: OwnerKind): string | undefined {
   const ref = (obj.metadata?.ownerReferences ?? []).find(
     (r: OwnerReference) => r.controller === true && r.kind === kind.kind && groupOf(r.apiVersion) === groupOf(kind.apiVersion),
   );
@@ -109,7 +109,7 @@ export function controllerOwnerKey(obj: KubeObject, kind: OwnerKind): string | u
  * controller({ for: replicaSets, forKind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' }, owns: [owned(pods)], reconcile });
  * ```
  */
-export function owned<O extends KubeObject>(
+export function owned<O extends KubeObjectLike>(
   informer: TriggerInformer<O>,
   options: { predicate?: ChangePredicate<O> } = {},
 ): TriggerSource {
@@ -165,7 +165,7 @@ export function watch<W>(
  * primaryKey(deleteNotification(new DeletedFinalStateUnknown('ns/a', obj))); // 'ns/a'
  * ```
  */
-export function primaryKey<T extends KubeObject>(change: Notification<T>): string {
+export function primaryKey<T extends KubeObjectLike>(change: Notification<T>): string {
   if (change.type === 'delete' && change.object instanceof DeletedFinalStateUnknown) return change.object.key;
   return metaNamespaceKeyFunc(change.type === 'update' ? change.newObject : (change.object as T));
 }

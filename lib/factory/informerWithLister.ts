@@ -6,7 +6,7 @@ import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import type { Notification } from '../informer/notification.js';
 import type { EventHandler } from '../informer/resourceEventHandler.js';
 import { lister, type Lister } from '../lister/lister.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 
@@ -37,11 +37,11 @@ export interface SharedInformer<T> extends Informer<T> {
  * pods.lister().list('app=web');
  * ```
  */
-export function withLister<T extends KubeObject>(inner: Informer<T>): SharedInformer<T> {
+export function withLister<T extends KubeObjectLike>(inner: Informer<T>): SharedInformer<T> {
   return new InformerWithLister(inner);
 }
 
-class InformerWithLister<T extends KubeObject> implements SharedInformer<T> {
+class InformerWithLister<T extends KubeObjectLike> implements SharedInformer<T> {
   private readonly cachedLister: Lister<T>;
   readonly store$: Observable<Store<T>>;
   readonly events$: Observable<Notification<T>>;

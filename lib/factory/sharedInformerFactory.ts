@@ -1,22 +1,18 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import type {
-  KubeConfig,
-  V1ConfigMap,
-  V1CronJob,
-  V1DaemonSet,
-  V1Deployment,
-  V1Ingress,
-  V1Job,
-  V1Namespace,
-  V1Node,
-  V1PersistentVolume,
-  V1PersistentVolumeClaim,
-  V1Pod,
-  V1ReplicaSet,
-  V1Secret,
-  V1Service,
-  V1ServiceAccount,
-  V1StatefulSet,
-} from '@kubernetes/client-node';
+  ConfigMap,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  Secret,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-types/core/v1.js';
+import type { Ingress } from 'kubernetes-types/networking/v1.js';
 import type { SchedulerLike } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
 import type { LoggerOption } from '../informer/errorLogger.js';
@@ -24,7 +20,7 @@ import { informer, type InformerOptions } from '../informer/informer.js';
 import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { Resource } from '../listwatch/resource.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Transport } from '../transport/transport.js';
 import { builtInResources, resourceName } from './builtInResources.js';
@@ -71,7 +67,7 @@ export interface SharedInformerFactoryOptions {
   /** Resync periods per resource, keyed by kubectl name (`pods`, `deployments.apps`). */
   readonly resyncPeriods?: Readonly<Record<string, number>>;
   /** Runs once on every object before it is stored (e.g. `stripManagedFields`). */
-  readonly transform?: <T extends KubeObject>(obj: T) => T;
+  readonly transform?: <T extends KubeObjectLike>(obj: T) => T;
   /** The clock of every informer's timers; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
@@ -88,7 +84,7 @@ export interface SharedInformerFactoryOptions {
   readonly freeze?: boolean;
   /** Other informer options for every informer (FIFO mode, watch-list, page size, reflector tuning). */
   readonly informerOptions?: Pick<
-    InformerOptions<KubeObject>,
+    InformerOptions<KubeObjectLike>,
     'fifoMode' | 'watchList' | 'pageSize' | 'reflector'
   >;
 }
@@ -99,7 +95,7 @@ export interface SharedInformerFactoryOptions {
  *
  * @example
  * ```ts
- * factory.informerFor<V1Pod>(builtInResources.pods, {
+ * factory.informerFor<Pod>(builtInResources.pods, {
  *   indexers: { byOwner: (p) => (p.metadata?.ownerReferences ?? []).map((o) => o.uid) },
  * });
  * ```
@@ -137,25 +133,25 @@ export type AccessorOptions<T> = InformerForOptions<T>;
  */
 export interface SharedInformerFactory {
   /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */
-  informerFor<T extends KubeObject>(resource: Resource, options?: InformerForOptions<T>): SharedInformer<T>;
-  pods(options?: AccessorOptions<V1Pod>): SharedInformer<V1Pod>;
-  configMaps(options?: AccessorOptions<V1ConfigMap>): SharedInformer<V1ConfigMap>;
-  secrets(options?: AccessorOptions<V1Secret>): SharedInformer<V1Secret>;
-  services(options?: AccessorOptions<V1Service>): SharedInformer<V1Service>;
-  serviceAccounts(options?: AccessorOptions<V1ServiceAccount>): SharedInformer<V1ServiceAccount>;
+  informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): SharedInformer<T>;
+  pods(options?: AccessorOptions<Pod>): SharedInformer<Pod>;
+  configMaps(options?: AccessorOptions<ConfigMap>): SharedInformer<ConfigMap>;
+  secrets(options?: AccessorOptions<Secret>): SharedInformer<Secret>;
+  services(options?: AccessorOptions<Service>): SharedInformer<Service>;
+  serviceAccounts(options?: AccessorOptions<ServiceAccount>): SharedInformer<ServiceAccount>;
   persistentVolumeClaims(
-    options?: AccessorOptions<V1PersistentVolumeClaim>,
-  ): SharedInformer<V1PersistentVolumeClaim>;
-  persistentVolumes(options?: AccessorOptions<V1PersistentVolume>): SharedInformer<V1PersistentVolume>;
-  nodes(options?: AccessorOptions<V1Node>): SharedInformer<V1Node>;
-  namespaces(options?: AccessorOptions<V1Namespace>): SharedInformer<V1Namespace>;
-  deployments(options?: AccessorOptions<V1Deployment>): SharedInformer<V1Deployment>;
-  replicaSets(options?: AccessorOptions<V1ReplicaSet>): SharedInformer<V1ReplicaSet>;
-  statefulSets(options?: AccessorOptions<V1StatefulSet>): SharedInformer<V1StatefulSet>;
-  daemonSets(options?: AccessorOptions<V1DaemonSet>): SharedInformer<V1DaemonSet>;
-  jobs(options?: AccessorOptions<V1Job>): SharedInformer<V1Job>;
-  cronJobs(options?: AccessorOptions<V1CronJob>): SharedInformer<V1CronJob>;
-  ingresses(options?: AccessorOptions<V1Ingress>): SharedInformer<V1Ingress>;
+    options?: AccessorOptions<PersistentVolumeClaim>,
+  ): SharedInformer<PersistentVolumeClaim>;
+  persistentVolumes(options?: AccessorOptions<PersistentVolume>): SharedInformer<PersistentVolume>;
+  nodes(options?: AccessorOptions<Node>): SharedInformer<Node>;
+  namespaces(options?: AccessorOptions<Namespace>): SharedInformer<Namespace>;
+  deployments(options?: AccessorOptions<Deployment>): SharedInformer<Deployment>;
+  replicaSets(options?: AccessorOptions<ReplicaSet>): SharedInformer<ReplicaSet>;
+  statefulSets(options?: AccessorOptions<StatefulSet>): SharedInformer<StatefulSet>;
+  daemonSets(options?: AccessorOptions<DaemonSet>): SharedInformer<DaemonSet>;
+  jobs(options?: AccessorOptions<Job>): SharedInformer<Job>;
+  cronJobs(options?: AccessorOptions<CronJob>): SharedInformer<CronJob>;
+  ingresses(options?: AccessorOptions<Ingress>): SharedInformer<Ingress>;
   /** Starts every informer not started yet; after `shutdown`, does nothing (L2). */
   start(): void;
   /**
@@ -173,14 +169,14 @@ export interface SharedInformerFactory {
 
 interface Entry {
   readonly key: string;
-  readonly informer: SharedInformer<KubeObject>;
+  readonly informer: SharedInformer<KubeObjectLike>;
   started: boolean;
 }
 
 /**
  * Creates a shared informer factory (client-go's `NewSharedInformerFactoryWithOptions`): one informer
- * per resource and namespace, built lazily by the typed accessors (`pods()`, `deployments()`, ...,
- * typed with `@kubernetes/client-node`'s models) or `informerFor(resource)` for any resource.
+ * per resource and namespace, built lazily by the typed accessors (`pods()`, `deployments()`, ...
+ * typed with `kubernetes-types`: the JSON that arrives, timestamps as strings) or `informerFor(resource)` for any resource.
  * Connects through a `KubeConfig` (Node: the client-node transport) or any `Transport` (e.g.
  * `fetchTransport` in a browser).
  *
@@ -212,7 +208,7 @@ export function sharedInformerFactory(
   const entries = new Map<string, Entry>();
   let shutDown = false;
 
-  function informerFor<T extends KubeObject>(
+  function informerFor<T extends KubeObjectLike>(
     resource: Resource,
     opts: InformerForOptions<T> = {},
   ): SharedInformer<T> {
@@ -255,34 +251,34 @@ export function sharedInformerFactory(
         freeze: options.freeze,
       }),
     );
-    entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObject>, started: false });
+    entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObjectLike>, started: false });
     return inf;
   }
 
   const typed =
-    <T extends KubeObject>(resource: Resource) =>
+    <T extends KubeObjectLike>(resource: Resource) =>
     (opts?: AccessorOptions<T>) =>
       informerFor<T>(resource, opts);
   const r = builtInResources;
 
   return Object.freeze({
     informerFor,
-    pods: typed<V1Pod>(r.pods),
-    configMaps: typed<V1ConfigMap>(r.configMaps),
-    secrets: typed<V1Secret>(r.secrets),
-    services: typed<V1Service>(r.services),
-    serviceAccounts: typed<V1ServiceAccount>(r.serviceAccounts),
-    persistentVolumeClaims: typed<V1PersistentVolumeClaim>(r.persistentVolumeClaims),
-    persistentVolumes: typed<V1PersistentVolume>(r.persistentVolumes),
-    nodes: typed<V1Node>(r.nodes),
-    namespaces: typed<V1Namespace>(r.namespaces),
-    deployments: typed<V1Deployment>(r.deployments),
-    replicaSets: typed<V1ReplicaSet>(r.replicaSets),
-    statefulSets: typed<V1StatefulSet>(r.statefulSets),
-    daemonSets: typed<V1DaemonSet>(r.daemonSets),
-    jobs: typed<V1Job>(r.jobs),
-    cronJobs: typed<V1CronJob>(r.cronJobs),
-    ingresses: typed<V1Ingress>(r.ingresses),
+    pods: typed<Pod>(r.pods),
+    configMaps: typed<ConfigMap>(r.configMaps),
+    secrets: typed<Secret>(r.secrets),
+    services: typed<Service>(r.services),
+    serviceAccounts: typed<ServiceAccount>(r.serviceAccounts),
+    persistentVolumeClaims: typed<PersistentVolumeClaim>(r.persistentVolumeClaims),
+    persistentVolumes: typed<PersistentVolume>(r.persistentVolumes),
+    nodes: typed<Node>(r.nodes),
+    namespaces: typed<Namespace>(r.namespaces),
+    deployments: typed<Deployment>(r.deployments),
+    replicaSets: typed<ReplicaSet>(r.replicaSets),
+    statefulSets: typed<StatefulSet>(r.statefulSets),
+    daemonSets: typed<DaemonSet>(r.daemonSets),
+    jobs: typed<Job>(r.jobs),
+    cronJobs: typed<CronJob>(r.cronJobs),
+    ingresses: typed<Ingress>(r.ingresses),
 
     start(): void {
       if (shutDown) return;

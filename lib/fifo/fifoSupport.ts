@@ -1,6 +1,6 @@
 import { KeyError, type RxkubeError } from '../errors.js';
 import { deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
@@ -20,7 +20,7 @@ export function makeKeyOf<T>(
   onError: (error: RxkubeError) => void,
 ): (obj: T | DeletedFinalStateUnknown<T>) => string | undefined {
   const fn: KeyFunc<T> =
-    keyFunc ?? ((obj: T) => deletionHandlingMetaNamespaceKeyFunc(obj as unknown as KubeObject));
+    keyFunc ?? ((obj: T) => deletionHandlingMetaNamespaceKeyFunc(obj as unknown as KubeObjectLike));
   return (obj) => {
     if (obj instanceof DeletedFinalStateUnknown) return obj.key;
     try {

@@ -1,7 +1,7 @@
 import type { Observable } from 'rxjs';
 import { InformerConfigError, type RxkubeError } from '../errors.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
@@ -123,7 +123,7 @@ export interface Informer<T> {
  * await pods.stop();
  * ```
  */
-export function informer<T extends KubeObject>(
+export function informer<T extends KubeObjectLike>(
   listWatch: ListWatch<T>,
   options: InformerOptions<T> = {},
 ): Informer<T> {

@@ -1,7 +1,7 @@
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import { DeltaType } from '../fifo/delta.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { IndexFunctionError, InvalidIndexValuesError } from '../store/indexErrors.js';
 import type { Indexers } from '../store/indexers.js';
 import type { StoreWriter } from '../store/storeWriter.js';
@@ -48,7 +48,7 @@ export interface ProcessedBatch<T> {
  * done.notifications.forEach((n, i) => listeners.forEach((l) => l.push(n, done.keys[i])));
  * ```
  */
-export function processDeltas<T extends KubeObject>(
+export function processDeltas<T extends KubeObjectLike>(
   writer: StoreWriter<T>,
   batch: FifoBatch<T>,
   resource: string,
@@ -103,7 +103,7 @@ export function processDeltas<T extends KubeObject>(
  * client-go; a watch update of such an object is a change, or no handler without a resync would
  * ever hear of it.
  */
-function isResync<T extends KubeObject>(type: DeltaType, old: T, obj: T): boolean {
+function isResync<T extends KubeObjectLike>(type: DeltaType, old: T, obj: T): boolean {
   if (type === DeltaType.Sync) return true;
   const rv = obj.metadata?.resourceVersion;
   if (old.metadata?.resourceVersion !== rv) return false;

@@ -14,7 +14,7 @@ import { HandlerBufferOverflowError, HandlerError, InformerStateError, type Rxku
 import { deltaFifoBatch } from '../fifo/deltaFifoBatch.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflector } from '../reflector/reflector.js';
 import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
 import type { Indexers } from '../store/indexers.js';
@@ -57,7 +57,7 @@ const STOPPED: Phase = { kind: 'stopped' };
  * const pods: Informer<V1Pod> = new SharedIndexInformer(listWatch, { resyncPeriod: 30_000 });
  * ```
  */
-export class SharedIndexInformer<T extends KubeObject> implements Informer<T>, ListenerHost<T> {
+export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T>, ListenerHost<T> {
   readonly scheduler: SchedulerLike;
   readonly store$: Observable<Store<T>>;
   readonly events$: Observable<Notification<T>>;

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 
 /**
  * A ready-made informer transform: drops `metadata.managedFields` (server-side apply bookkeeping,
@@ -12,8 +12,8 @@ import type { KubeObject } from '../meta/kubeObject.js';
  * pods.setTransform(stripManagedFields);
  * ```
  */
-export function stripManagedFields<T extends KubeObject>(obj: T): T {
-  const meta = obj?.metadata as (KubeObject['metadata'] & { managedFields?: unknown }) | undefined;
+export function stripManagedFields<T extends KubeObjectLike>(obj: T): T {
+  const meta = obj?.metadata as (KubeObjectLike['metadata'] & { managedFields?: unknown }) | undefined;
   if (meta == null || !('managedFields' in meta)) return obj;
   const { managedFields: _dropped, ...rest } = meta;
   return { ...obj, metadata: rest };

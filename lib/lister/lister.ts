@@ -1,4 +1,4 @@
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { toLabelSelector, type LabelSelectorInput } from '../labels/parseLabelSelector.js';
 import { NamespaceIndex } from '../store/indexers.js';
 import { IndexNotFoundError } from '../store/indexErrors.js';
@@ -58,9 +58,9 @@ export interface Lister<T> {
   byNamespace(namespace: string): NamespaceLister<T>;
 }
 
-const labelsOf = (obj: KubeObject) => obj.metadata?.labels;
+const labelsOf = (obj: KubeObjectLike) => obj.metadata?.labels;
 
-function select<T extends KubeObject>(
+function select<T extends KubeObjectLike>(
   items: ReadonlyArray<T>,
   selector: LabelSelectorInput,
 ): ReadonlyArray<T> {
@@ -69,7 +69,7 @@ function select<T extends KubeObject>(
   return Object.freeze(items.filter((o) => sel.matches(labelsOf(o))));
 }
 
-function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: string): ReadonlyArray<T> {
+function inNamespace<T extends KubeObjectLike>(source: ListerSource<T>, namespace: string): ReadonlyArray<T> {
   if (namespace === '') return source.list(); // metav1.NamespaceAll
   try {
     return source.byIndex(NamespaceIndex, namespace);
@@ -92,7 +92,7 @@ function inNamespace<T extends KubeObject>(source: ListerSource<T>, namespace: s
  * l.byNamespace('default').list('app in (web,api)');
  * ```
  */
-export function lister<T extends KubeObject>(source: ListerSource<T> | (() => ListerSource<T>)): Lister<T> {
+export function lister<T extends KubeObjectLike>(source: ListerSource<T> | (() => ListerSource<T>)): Lister<T> {
   const current = typeof source === 'function' ? source : () => source;
   return Object.freeze({
     list: (selector?: LabelSelectorInput) => select(current().list(), selector),

@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from './kubeObject.js';
+import type { KubeObjectLike, OwnerReference } from './kubeObject.js';
 
 /**
  * The owner reference marked `controller: true` (at most one per object, the API server
@@ -10,7 +10,7 @@ import type { KubeObject, OwnerReference } from './kubeObject.js';
  * if (owner?.kind === 'ReplicaSet') console.log('owned by', owner.name);
  * ```
  */
-export function controllerOf(obj: KubeObject): OwnerReference | undefined {
+export function controllerOf(obj: KubeObjectLike): OwnerReference | undefined {
   return obj.metadata?.ownerReferences?.find((o) => o.controller === true);
 }
 
@@ -27,7 +27,7 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
  * ```
  */
 export function controllerReference(
-  owner: KubeObject,
+  owner: KubeObjectLike,
   type: { readonly apiVersion?: string; readonly kind?: string } = {},
 ): OwnerReference {
   const apiVersion = type.apiVersion ?? owner.apiVersion;

@@ -1,4 +1,4 @@
-import type { KubeObject } from './kubeObject.js';
+import type { KubeObjectLike } from './kubeObject.js';
 
 /**
  * Metadata with the fields finalizers need (client-node's `V1ObjectMeta` fits).
@@ -21,7 +21,7 @@ export interface FinalizerMeta {
  * const obj: Finalizable = { metadata: { name: 'a', finalizers: ['example.com/cleanup'] } };
  * ```
  */
-export type Finalizable = KubeObject & { metadata?: FinalizerMeta };
+export type Finalizable = KubeObjectLike & { metadata?: FinalizerMeta };
 
 /**
  * Whether the object carries the finalizer (controller-runtime's `ContainsFinalizer`).

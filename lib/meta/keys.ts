@@ -1,5 +1,5 @@
 import { KeyError } from '../errors.js';
-import type { KubeObject } from './kubeObject.js';
+import type { KubeObjectLike } from './kubeObject.js';
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 
 /** Computes the store key of an object. Throws {@link KeyError} when it cannot. */
@@ -14,7 +14,7 @@ export type KeyFunc<T = unknown> = (obj: T) => string;
  * metaNamespaceKeyFunc({ metadata: { name: 'node-1' } });             // 'node-1'
  * ```
  */
-export function metaNamespaceKeyFunc(obj: KubeObject): string {
+export function metaNamespaceKeyFunc(obj: KubeObjectLike): string {
   const meta = obj?.metadata;
   if (meta == null) throw new KeyError(obj, 'object has no metadata');
   const name: unknown = meta.name;
@@ -35,7 +35,7 @@ export function metaNamespaceKeyFunc(obj: KubeObject): string {
  * deletionHandlingMetaNamespaceKeyFunc(new DeletedFinalStateUnknown('ns/a', pod)); // 'ns/a'
  * ```
  */
-export function deletionHandlingMetaNamespaceKeyFunc(obj: KubeObject | DeletedFinalStateUnknown<KubeObject>): string {
+export function deletionHandlingMetaNamespaceKeyFunc(obj: KubeObjectLike | DeletedFinalStateUnknown<KubeObjectLike>): string {
   if (obj instanceof DeletedFinalStateUnknown) return obj.key;
   return metaNamespaceKeyFunc(obj);
 }

@@ -1,5 +1,5 @@
 import type { Indexers, IndexFunc } from '../store/indexers.js';
-import type { KubeObject } from './kubeObject.js';
+import type { KubeObjectLike } from './kubeObject.js';
 
 /**
  * The name of the controller-owner index of {@link controllerOwnerIndexers}.
@@ -21,7 +21,7 @@ export const ControllerOwnerIndex = 'controllerOwner';
  * pods.byIndex('byOwner', rs.metadata!.uid!);
  * ```
  */
-export const byControllerUid: IndexFunc<KubeObject> = (obj) =>
+export const byControllerUid: IndexFunc<KubeObjectLike> = (obj) =>
   (obj.metadata?.ownerReferences ?? []).filter((o) => o.controller === true).map((o) => o.uid);
 
 /**
@@ -34,4 +34,4 @@ export const byControllerUid: IndexFunc<KubeObject> = (obj) =>
  * const owned = pods.byIndex(ControllerOwnerIndex, rs.metadata!.uid!);
  * ```
  */
-export const controllerOwnerIndexers: Indexers<KubeObject> = Object.freeze({ [ControllerOwnerIndex]: byControllerUid });
+export const controllerOwnerIndexers: Indexers<KubeObjectLike> = Object.freeze({ [ControllerOwnerIndex]: byControllerUid });

@@ -5,10 +5,10 @@ import {
   type LabelSelector,
   type LabelSelectorObject,
 } from '../labels/labelSelector.js';
-import type { KubeObject } from './kubeObject.js';
+import type { KubeObjectLike } from './kubeObject.js';
 
 /** An object that may select others: a `spec.selector`, structured or a plain label map. */
-type Selecting = KubeObject & { spec?: { selector?: LabelSelectorObject | { [key: string]: string } | null } | null };
+type Selecting = KubeObjectLike & { spec?: { selector?: LabelSelectorObject | { [key: string]: string } | null } | null };
 
 const isStructured = (s: object): s is LabelSelectorObject => 'matchLabels' in s || 'matchExpressions' in s;
 
@@ -39,7 +39,7 @@ export function selectorOf(obj: Selecting): LabelSelector {
  * if (selects(deployment, pod)) console.log('pod belongs to the deployment by its labels');
  * ```
  */
-export function selects(selector: Selecting, obj: KubeObject): boolean {
+export function selects(selector: Selecting, obj: KubeObjectLike): boolean {
   if ((selector.metadata?.namespace ?? '') !== (obj.metadata?.namespace ?? '')) return false;
   return selectorOf(selector).matches(obj.metadata?.labels);
 }
@@ -54,7 +54,7 @@ export function selects(selector: Selecting, obj: KubeObject): boolean {
  * const owners = selectedBy(pod, deployments.lister().byNamespace(pod.metadata!.namespace!).list());
  * ```
  */
-export function selectedBy<S extends Selecting>(obj: KubeObject, candidates: Iterable<S>): S[] {
+export function selectedBy<S extends Selecting>(obj: KubeObjectLike, candidates: Iterable<S>): S[] {
   const out: S[] = [];
   for (const c of candidates) {
     try {

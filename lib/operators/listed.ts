@@ -1,5 +1,5 @@
 import { distinctUntilChanged, map, type OperatorFunction } from 'rxjs';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { LabelSelectorInput } from '../labels/parseLabelSelector.js';
 import { toLabelSelector } from '../labels/parseLabelSelector.js';
 import { lister, type ListerSource } from '../lister/lister.js';
@@ -24,7 +24,7 @@ function sameItems<T>(a: ReadonlyArray<T>, b: ReadonlyArray<T>): boolean {
  * const webPods$ = pods.store$.pipe(listed('app=web', { namespace: 'shop' }));
  * ```
  */
-export function listed<T extends KubeObject>(
+export function listed<T extends KubeObjectLike>(
   selector?: LabelSelectorInput,
   options: { namespace?: string } = {},
 ): OperatorFunction<ListerSource<T>, ReadonlyArray<T>> {

@@ -1,5 +1,5 @@
 import { defer, filter, type Observable } from 'rxjs';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { metaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
 
 /**
@@ -8,7 +8,7 @@ import { metaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
  *
  * @example
  * ```ts
- * const labelsPredicate: Predicate<KubeObject> = (obj) => JSON.stringify(obj.metadata?.labels ?? {});
+ * const labelsPredicate: Predicate<KubeObjectLike> = (obj) => JSON.stringify(obj.metadata?.labels ?? {});
  * ```
  */
 export type Predicate<T> = (obj: T) => string | number | undefined;
@@ -22,7 +22,7 @@ export type Predicate<T> = (obj: T) => string | number | undefined;
  * deployments.events$.pipe(applied(), predicateFilter(generationPredicate));
  * ```
  */
-export const generationPredicate: Predicate<KubeObject> = (obj) =>
+export const generationPredicate: Predicate<KubeObjectLike> = (obj) =>
   (obj.metadata as { generation?: number } | undefined)?.generation;
 
 /**
@@ -33,7 +33,7 @@ export const generationPredicate: Predicate<KubeObject> = (obj) =>
  * pods.events$.pipe(applied(), predicateFilter(resourceVersionPredicate));
  * ```
  */
-export const resourceVersionPredicate: Predicate<KubeObject> = (obj) => obj.metadata?.resourceVersion;
+export const resourceVersionPredicate: Predicate<KubeObjectLike> = (obj) => obj.metadata?.resourceVersion;
 
 /**
  * Passes an object only when the predicate's value differs from the value last passed for the same
@@ -51,13 +51,13 @@ export const resourceVersionPredicate: Predicate<KubeObject> = (obj) => obj.meta
  * deployments.events$.pipe(applied(), predicateFilter(generationPredicate)).subscribe(reconcile);
  * ```
  */
-export function predicateFilter<P extends KubeObject>(
+export function predicateFilter<P extends KubeObjectLike>(
   predicate: Predicate<P>,
   options: { keyFunc?: KeyFunc<P> } = {},
 ): <T extends P>(source: Observable<T>) => Observable<T> {
   const keyOf = options.keyFunc ?? metaNamespaceKeyFunc;
   // Generic in the element type T (not only the predicate's P), so that a predicate written for
-  // KubeObject keeps a V1Deployment stream a V1Deployment stream.
+  // KubeObjectLike keeps a V1Deployment stream a V1Deployment stream.
   // A fresh memory per subscription (defer): the operator is cold like every RxJS operator.
   return <T extends P>(source: Observable<T>): Observable<T> =>
     defer(() => {

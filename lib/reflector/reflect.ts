@@ -1,6 +1,6 @@
 import { asyncScheduler, EMPTY, expand, first, Observable, of, scan, tap } from 'rxjs';
 import type { ListWatch } from '../listwatch/listWatch.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflectorEffect } from './reflectorEffect.js';
 import { WatchEndedError } from './reflectorError.js';
 import type { ReflectorInput, StepContext, StepResult } from './reflectorInput.js';
@@ -39,7 +39,7 @@ import { reflectorStart, reflectorStep } from './reflectorStep.js';
  * });
  * ```
  */
-export function reflect<T extends KubeObject>(
+export function reflect<T extends KubeObjectLike>(
   listWatch: ListWatch<T>,
   options: ReflectorOptions = {},
 ): Observable<ReflectorOutput<T>> {
@@ -85,7 +85,7 @@ export function reflect<T extends KubeObject>(
  * ListWatch breaking its contract, say a burst that is not an array): the reflector recovers as
  * from a failed list or a malformed watch, and nothing reaches RxJS's unhandled-error path.
  */
-function safeStep<T extends KubeObject>(state: ReflectorState<T>, input: ReflectorInput<T>, ctx: StepContext): StepResult<T> {
+function safeStep<T extends KubeObjectLike>(state: ReflectorState<T>, input: ReflectorInput<T>, ctx: StepContext): StepResult<T> {
   try {
     return reflectorStep(state, input, ctx);
   } catch (err) {

@@ -1,6 +1,6 @@
 import { BehaviorSubject, Observable, Subject, Subscription } from 'rxjs';
 import type { ListWatch } from '../listwatch/listWatch.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflect } from './reflect.js';
 import type { ReflectorBurst } from './reflectorBurst.js';
 import type { ReflectorError } from './reflectorError.js';
@@ -76,7 +76,7 @@ export interface Reflector<T> {
  * // later: sub.unsubscribe() aborts the watch and every timer
  * ```
  */
-export function reflector<T extends KubeObject>(
+export function reflector<T extends KubeObjectLike>(
   listWatch: ListWatch<T>,
   options: ReflectorOptions = {},
 ): Reflector<T> {

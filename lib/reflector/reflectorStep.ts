@@ -1,4 +1,4 @@
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { isExpiredError, isTooLargeResourceVersionError } from './errorClassification.js';
 import type { ListResult } from './listAll.js';
 import type { ReflectorInput, StepContext, StepResult } from './reflectorInput.js';
@@ -60,7 +60,7 @@ export function reflectorStart<T>(ctx: StepContext): StepResult<T> {
  * state.phase; // 'watching'
  * ```
  */
-export function reflectorStep<T extends KubeObject>(
+export function reflectorStep<T extends KubeObjectLike>(
   state: ReflectorState<T>,
   input: ReflectorInput<T>,
   ctx: StepContext,

@@ -1,7 +1,7 @@
 import { KeyError } from '../errors.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { WatchEndedError } from './reflectorError.js';
 import type { ReflectorEvent } from './reflectorEvent.js';
 import type { StepContext, StepResult } from './reflectorInput.js';
@@ -46,7 +46,7 @@ interface Draft<T> {
  * const { state, outputs } = watchBurstStep(watching, [{ type: 'ADDED', object: pod }], ctx);
  * ```
  */
-export function watchBurstStep<T extends KubeObject>(
+export function watchBurstStep<T extends KubeObjectLike>(
   s: Watching<T>,
   events: ReadonlyArray<WatchEvent<T>>,
   ctx: StepContext,
@@ -81,7 +81,7 @@ export function watchBurstStep<T extends KubeObject>(
 }
 
 /** Applies one event; returns the phase entered when it ended the watch. */
-function applyEvent<T extends KubeObject>(
+function applyEvent<T extends KubeObjectLike>(
   s: Watching<T>,
   d: Draft<T>,
   event: WatchEvent<T>,
@@ -148,7 +148,7 @@ function applyEvent<T extends KubeObject>(
 }
 
 /** The initial events are complete at `rv`: one Replace, then the same watch goes on as a watch. */
-function completeInitialEvents<T extends KubeObject>(d: Draft<T>, rv: string, ctx: StepContext): void {
+function completeInitialEvents<T extends KubeObjectLike>(d: Draft<T>, rv: string, ctx: StepContext): void {
   d.unavailable = false;
   d.events.push({ type: 'replace', items: Object.freeze(initialItems(d)), resourceVersion: rv });
   d.chunk = undefined;
@@ -165,7 +165,7 @@ function completeInitialEvents<T extends KubeObject>(d: Draft<T>, rv: string, ct
  * The streaming list's objects by key, in the order a Map keeps them, then those without a key
  * (passed on: the FIFO reports a KeyError for each and skips it, as for a watch event).
  */
-function initialItems<T extends KubeObject>(d: Draft<T>): T[] {
+function initialItems<T extends KubeObjectLike>(d: Draft<T>): T[] {
   const bursts: ReadonlyArray<WatchEvent<T>>[] = d.chunk ? [d.chunk] : [];
   for (let node = d.initial; node; node = node.previous) bursts.push(node.events);
   const byKey = new Map<string, T>();

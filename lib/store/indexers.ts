@@ -1,4 +1,4 @@
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 
 /**
  * client-go's `IndexFunc`: the values an object is indexed under (none, one or several). Called on
@@ -43,6 +43,6 @@ export const NamespaceIndex = 'namespace';
  * metaNamespaceIndexFunc({ metadata: { namespace: 'ns', name: 'a' } }); // ['ns']
  * ```
  */
-export function metaNamespaceIndexFunc(obj: KubeObject): ReadonlyArray<string> {
+export function metaNamespaceIndexFunc(obj: KubeObjectLike): ReadonlyArray<string> {
   return [obj.metadata?.namespace ?? ''];
 }

@@ -3,7 +3,7 @@ import type { KeyFunc } from '../meta/keys.js';
 import { deepFreeze } from './deepFreeze.js';
 import { InvalidIndexValuesError } from './indexErrors.js';
 import { metaNamespaceIndexFunc, type IndexFunc } from './indexers.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { PersistentMap } from './persistentMap.js';
 import type { MutationTarget } from './storeMutator.js';
 
@@ -163,7 +163,7 @@ export function draftUpsert<T>(d: Draft<T>, obj: T, owner: number, key = d.keyFu
 }
 
 /** The namespace the built-in namespace index files an object under (as `metaNamespaceIndexFunc`). */
-export const namespaceOf = (obj: unknown): string => (obj as KubeObject).metadata?.namespace ?? '';
+export const namespaceOf = (obj: unknown): string => (obj as KubeObjectLike).metadata?.namespace ?? '';
 
 /**
  * {@link draftUpsert} when the only index is the built-in namespace index (an informer's default):

@@ -6,7 +6,7 @@ import type { Notification } from '../informer/notification.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
 import { metaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 
 /**
  * What a {@link fakeListWatch} answers: the n-th `list` call gets `lists[n]`, the n-th `watch` call
@@ -118,7 +118,7 @@ export function listPage<T>(
  * expectObservable(inf.events$.pipe(map(describeNotification))).toBe('-a', { a: 'add ns/a@1 initial' });
  * ```
  */
-export function describeNotification<T extends KubeObject>(
+export function describeNotification<T extends KubeObjectLike>(
   n: Notification<T>,
   keyFunc: KeyFunc<T> = metaNamespaceKeyFunc,
 ): string {
@@ -145,7 +145,7 @@ export function describeNotification<T extends KubeObject>(
  * expect([...view.keys()].sort()).toEqual(informer.listKeys().slice().sort());
  * ```
  */
-export function applyNotifications<T extends KubeObject>(
+export function applyNotifications<T extends KubeObjectLike>(
   view: Map<string, T>,
   notifications: Iterable<Notification<T>>,
   keyFunc: KeyFunc<T> = metaNamespaceKeyFunc,
@@ -196,7 +196,7 @@ export interface NotificationRecorder<T> {
  * expect(rec.described()).toContain('add default/web@12 initial');
  * ```
  */
-export function recordNotifications<T extends KubeObject>(
+export function recordNotifications<T extends KubeObjectLike>(
   target: Pick<Informer<T>, 'addEventHandler'>,
   options: AddEventHandlerOptions & {
     readonly scheduler?: SchedulerLike;

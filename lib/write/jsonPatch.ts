@@ -1,5 +1,5 @@
 import type { Draft, Patch } from 'immer';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { toJsonPointer } from './jsonPointer.js';
 import { patchingImmer } from './patchingImmer.js';
 import { plainCopy } from './plainCopy.js';
@@ -99,7 +99,7 @@ function valueAt(doc: unknown, path: ReadonlyArray<string | number>): unknown {
  * }
  * ```
  */
-export function jsonPatch<T extends KubeObject>(
+export function jsonPatch<T extends KubeObjectLike>(
   obj: T,
   recipe: (draft: Draft<T>) => void,
   options: PatchOptions = {},

@@ -1,5 +1,5 @@
 import type { Draft } from 'immer';
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { PatchOptions } from './jsonPatch.js';
 import { patchingImmer } from './patchingImmer.js';
 import { plainCopy, setOwn } from './plainCopy.js';
@@ -80,7 +80,7 @@ function diff(base: unknown, next: unknown): unknown {
  * }
  * ```
  */
-export function mergePatch<T extends KubeObject>(
+export function mergePatch<T extends KubeObjectLike>(
   obj: T,
   recipe: (draft: Draft<T>) => void,
   options: PatchOptions = {},

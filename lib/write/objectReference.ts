@@ -1,4 +1,4 @@
-import type { KubeObject } from '../meta/kubeObject.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
 
 /**
  * A reference to an object, as an Event's `regarding` and `related` carry it (core/v1
@@ -28,7 +28,7 @@ export interface ObjectReference {
  * recorder.publish({ type: 'Normal', reason: 'Scaled', action: 'Scale', regarding: objectReference(d, { apiVersion: 'apps/v1', kind: 'Deployment' }) });
  * ```
  */
-export function objectReference(obj: KubeObject, type: { readonly apiVersion?: string; readonly kind?: string } = {}): ObjectReference {
+export function objectReference(obj: KubeObjectLike, type: { readonly apiVersion?: string; readonly kind?: string } = {}): ObjectReference {
   const m = obj.metadata ?? {};
   const ref: ObjectReference = {
     apiVersion: type.apiVersion ?? obj.apiVersion,

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { V1ConfigMap, V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { firstValueFrom, filter } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
 import {
@@ -242,7 +243,7 @@ describe('sharedInformerFactory', () => {
     ]);
     expect(pods.lister().byNamespace('shop').get('db-0')?.spec?.nodeName).toBe('node-2');
     expect(pods.lister().get('blog/web-0')?.metadata?.labels).toEqual({ app: 'web' });
-    const d: ReadonlyArray<V1Deployment> = deployments.lister().list();
+    const d: ReadonlyArray<Deployment> = deployments.lister().list();
     expect(d).toEqual([]);
   });
 

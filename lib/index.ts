@@ -57,6 +57,7 @@ export * from './informer/resyncPeriod.js';
 export * from './informer/informer.js';
 export * from './informer/stripManagedFields.js';
 export * from './listwatch/createListWatch.js';
+export * from './listwatch/metadataListWatch.js';
 export * from './listwatch/resourcePath.js';
 export * from './listwatch/watchDecoder.js';
 export * from './listwatch/detectDeadWatch.js';

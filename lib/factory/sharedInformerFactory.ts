@@ -19,6 +19,8 @@ import type { LoggerOption } from '../informer/errorLogger.js';
 import { informer, type InformerOptions } from '../informer/informer.js';
 import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
+import type { ListWatch } from '../listwatch/listWatch.js';
+import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
 import type { Resource } from '../listwatch/resource.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
@@ -134,6 +136,13 @@ export type AccessorOptions<T> = InformerForOptions<T>;
 export interface SharedInformerFactory {
   /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */
   informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): SharedInformer<T>;
+  /**
+   * The metadata-only informer of a resource (client-go's metadata informer, controller-runtime's
+   * `OnlyMetadata`): lists and watches ask for `PartialObjectMetadata`, so spec and status never
+   * cross the wire nor sit in memory. A different informer from `informerFor`'s for the same
+   * resource; one per resource and namespace. Its `waitForCacheSync` key is `metadata:pods`.
+   */
+  metadata(resource: Resource, options?: InformerForOptions<PartialObjectMetadata>): SharedInformer<PartialObjectMetadata>;
   pods(options?: AccessorOptions<Pod>): SharedInformer<Pod>;
   configMaps(options?: AccessorOptions<ConfigMap>): SharedInformer<ConfigMap>;
   secrets(options?: AccessorOptions<Secret>): SharedInformer<Secret>;
@@ -211,11 +220,13 @@ export function sharedInformerFactory(
   function informerFor<T extends KubeObjectLike>(
     resource: Resource,
     opts: InformerForOptions<T> = {},
+    metadataOnly = false,
   ): SharedInformer<T> {
     const namespace = resource.namespaced ? (opts.namespace ?? options.namespace ?? '') : '';
     const name = resourceName(resource);
-    const key = namespace === '' ? name : `${namespace}/${name}`;
-    const identity = `${resource.group}/${resource.version}/${resource.plural}|${namespace}`;
+    const prefix = metadataOnly ? 'metadata:' : '';
+    const key = namespace === '' ? `${prefix}${name}` : `${namespace}/${prefix}${name}`;
+    const identity = `${resource.group}/${resource.version}/${resource.plural}|${namespace}${metadataOnly ? '|metadata' : ''}`;
     const existing = entries.get(identity);
     if (existing) {
       const shared = existing.informer as unknown as SharedInformer<T>;
@@ -226,12 +237,15 @@ export function sharedInformerFactory(
       return shared;
     }
     const selectors = options.tweakListOptions ? options.tweakListOptions({}, resource) : {};
-    const lw = listWatch<T>(source, resource, {
+    const lwOptions = {
       namespace,
       labelSelector: selectors.labelSelector,
       fieldSelector: selectors.fieldSelector,
       scheduler: options.scheduler,
-    });
+    };
+    const lw = metadataOnly
+      ? (metadataListWatch(source, resource, { ...lwOptions, logger: options.logger }) as unknown as ListWatch<T>)
+      : listWatch<T>(source, resource, lwOptions);
     const factoryTransform = options.transform;
     const ownTransform = opts.transform;
     const transform =
@@ -241,7 +255,7 @@ export function sharedInformerFactory(
     const inf = withLister(
       informer<T>(lw, {
         ...options.informerOptions,
-        name,
+        name: `${prefix}${name}`,
         resyncPeriod: opts.resyncPeriod ?? options.resyncPeriods?.[name] ?? options.resyncPeriod ?? 0,
         indexers: opts.indexers,
         transform,
@@ -262,7 +276,9 @@ export function sharedInformerFactory(
   const r = builtInResources;
 
   return Object.freeze({
-    informerFor,
+    informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
+    metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
+      informerFor<PartialObjectMetadata>(resource, opts, true),
     pods: typed<Pod>(r.pods),
     configMaps: typed<ConfigMap>(r.configMaps),
     secrets: typed<Secret>(r.secrets),

@@ -36,6 +36,11 @@ export interface ListWatchOptions {
    * usual value is {@link defaultDeadWatchMarginMs}.
    */
   readonly deadWatchMarginMs?: number;
+  /**
+   * The `Accept` header of lists and of watches; unset: `application/json`. `metadataListWatch`
+   * sets it to ask for PartialObjectMetadata.
+   */
+  readonly accept?: { readonly list: string; readonly watch: string };
 }
 
 /**
@@ -101,7 +106,7 @@ export function listWatch<T>(
   if (options.fieldSelector) selectors['fieldSelector'] = options.fieldSelector;
 
   const page$ = (query: Record<string, string>): Observable<ListPage<T>> =>
-    streamRequest$(transport, path, query).pipe(
+    streamRequest$(transport, path, query, options.accept?.list).pipe(
       reduce((parts: Uint8Array[], chunk) => (parts.push(chunk), parts), []),
       map((parts) => parseListPage<T>(parts, path)),
     );
@@ -150,10 +155,11 @@ export function listWatch<T>(
       query['sendInitialEvents'] = String(watchOptions.sendInitialEvents);
     // The reflector detects dead watches itself (per burst, knowing of bookmarks): a second timer
     // here only when asked for, for users of the ListWatch on its own.
-    if (marginMs === undefined) return defer(() => streamRequest$(transport, path, query));
+    const accept = options.accept?.watch;
+    if (marginMs === undefined) return defer(() => streamRequest$(transport, path, query, accept));
     const silenceMs = (watchOptions.timeoutSeconds ?? defaultServerWatchTimeoutSeconds) * 1000 + marginMs;
     return defer(() =>
-      streamRequest$(transport, path, query).pipe(
+      streamRequest$(transport, path, query, accept).pipe(
         detectDeadWatch<Uint8Array>(silenceMs, scheduler, `watch ${path}`),
       ),
     );
@@ -161,6 +167,7 @@ export function listWatch<T>(
 }
 
 interface ListBody<T> {
+  kind?: string;
   items?: T[] | null;
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
 }
@@ -188,6 +195,7 @@ function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
     resourceVersion: meta.resourceVersion === undefined ? '' : String(meta.resourceVersion),
     continue: meta.continue ?? '',
     ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
+    ...(typeof body.kind === 'string' ? { kind: body.kind } : {}),
   };
   return page;
 }

@@ -29,6 +29,8 @@ export interface ListPage<T> {
   /** The continue token; empty on the last page. */
   readonly continue: string;
   readonly remainingItemCount?: number;
+  /** The list's `kind` as the server sent it (`PodList`, `PartialObjectMetadataList`), when it sent one. */
+  readonly kind?: string;
 }
 
 /**

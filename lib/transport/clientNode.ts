@@ -212,7 +212,7 @@ function requestOptions(
     headers: {
       ...auth.headers,
       ...extraHeaders,
-      Accept: 'application/json',
+      Accept: req.accept ?? 'application/json',
       ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
     },
     auth: auth.auth,

@@ -73,7 +73,7 @@ export function fetchTransport(options: FetchTransportOptions): Transport {
         ...options.init,
         method: req.method,
         headers: {
-          Accept: 'application/json',
+          Accept: req.accept ?? 'application/json',
           ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
           ...extra,
         },

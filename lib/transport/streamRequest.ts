@@ -27,11 +27,12 @@ export function streamRequest$(
   transport: Transport,
   path: string,
   query: Readonly<Record<string, string>>,
+  accept?: string,
 ): Observable<Uint8Array> {
   return new Observable<Uint8Array>((subscriber) => {
     const abort = new AbortController();
     const run = async (): Promise<void> => {
-      const response = await transport.request({ method: 'GET', path, query, signal: abort.signal });
+      const response = await transport.request({ method: 'GET', path, query, signal: abort.signal, ...(accept === undefined ? {} : { accept }) });
       if (response.status < 200 || response.status > 299) throw await errorFrom(response, path);
       for await (const chunk of response.body) {
         if (subscriber.closed) return;

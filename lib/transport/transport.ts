@@ -15,6 +15,12 @@ export interface TransportRequest {
   readonly path: string;
   /** Query parameters, unencoded, in the order to send them. */
   readonly query: Readonly<Record<string, string>>;
+  /**
+   * The `Accept` header; unset: `application/json`. Metadata-only lists and watches ask for
+   * `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json`. A transport
+   * that ignores it still works: the answer's kind tells (see `metadataListWatch`).
+   */
+  readonly accept?: string;
   /** A JSON request body (sent with `Content-Type: application/json`), for POST and PUT. */
   readonly body?: string;
   /** Aborting it aborts the request or the body being read: the connection is closed. */

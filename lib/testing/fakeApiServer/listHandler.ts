@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ServerContext } from './context.js';
 import { decodeContinue, encodeContinue } from './continueToken.js';
 import type { ListQuery } from './listOptions.js';
+import { metadataListHead, partialObjectMetadataJson, type OutputForm } from './metadataOnly.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
 import { badRequest, expiredContinue, expiredList, tooLargeResourceVersion } from './status.js';
@@ -70,14 +71,16 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, namesp
 const BATCH_BYTES = 1 << 20;
 
 /** Streams a list response: the items' stored JSON joined in ~1 MB writes, honouring backpressure. */
-export async function writeList(res: ServerResponse, type: ResourceType, result: ListResult): Promise<void> {
+export async function writeList(res: ServerResponse, type: ResourceType, result: ListResult, form: OutputForm = 'full'): Promise<void> {
   const meta = [`"resourceVersion":"${result.rv}"`];
   if (result.continue) meta.push(`"continue":"${result.continue}"`);
   if (result.remainingItemCount !== undefined) meta.push(`"remainingItemCount":${result.remainingItemCount}`);
   res.writeHead(200, { 'Content-Type': 'application/json' });
-  let buf = `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{${meta.join(',')}},"items":[`;
+  const head = form === 'metadata' ? metadataListHead : { kind: type.listKind, apiVersion: type.apiVersion };
+  const itemJson = form === 'metadata' ? (o: StoredObject) => partialObjectMetadataJson(o.json) : (o: StoredObject) => o.json;
+  let buf = `{"kind":"${head.kind}","apiVersion":"${head.apiVersion}","metadata":{${meta.join(',')}},"items":[`;
   for (let i = 0; i < result.items.length; i++) {
-    buf += i === 0 ? result.items[i].json : `,${result.items[i].json}`;
+    buf += i === 0 ? itemJson(result.items[i]) : `,${itemJson(result.items[i])}`;
     if (buf.length >= BATCH_BYTES) {
       const ok = res.write(buf);
       buf = '';

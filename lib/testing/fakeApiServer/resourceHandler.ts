@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from './context.js';
 import { parseBody, parseJsonBody, readBody, writeJson } from './http.js';
 import { listObjects, writeList } from './listHandler.js';
+import { negotiateOutput } from './metadataOnly.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
 import type { RequestInfo } from './requestInfo.js';
@@ -30,7 +31,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       return;
     case 'list': {
       const q = parseListQuery(query, false, ctx.watchList);
-      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q));
+      const form = negotiateOutput(req.headers.accept, 'list');
+      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q), form);
       return;
     }
     case 'watch': {
@@ -39,7 +41,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
         query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
       }
       const q = parseListQuery(query, true, ctx.watchList);
-      await serveWatch(ctx, res, type, ns || undefined, q);
+      await serveWatch(ctx, res, type, ns || undefined, q, negotiateOutput(req.headers.accept, 'watch'));
       return;
     }
     case 'create': {

@@ -3,6 +3,7 @@ import type { ServerContext } from './context.js';
 import type { ListQuery } from './listOptions.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
+import { metadataWatchLine, type OutputForm } from './metadataOnly.js';
 import { failure } from './status.js';
 import { errorLine, eventLine } from './watchLines.js';
 import { WatchStream } from './watchStream.js';
@@ -13,7 +14,7 @@ import { WatchStream } from './watchStream.js';
  * the server does not reach within `tooLargeResourceVersionWaitMs`, streaming lists with the initial-events-end bookmark,
  * bookmarks and timeouts on the injected scheduler. Headers are flushed before anything else.
  */
-export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery): Promise<void> {
+export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery, form: OutputForm = 'full'): Promise<void> {
   const { storage } = ctx;
   const selectors = compileSelectors(q.labelSelector, q.fieldSelector, type);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
@@ -55,6 +56,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     currentRv: () => storage.resourceVersion,
     slowMs: ctx.slowMs,
     onClose: (s) => ctx.hub.remove(s),
+    ...(form === 'metadata' ? { encode: metadataWatchLine } : {}),
   });
   // From here to hub.add everything is synchronous: no change can slip between the initial state
   // (or the replayed history) and the live events.

@@ -11,6 +11,8 @@ const preTimeoutBookmarkMs = 2000;
 
 /** What a watch stream was opened with. */
 export interface WatchStreamOptions {
+  /** Rewrites each line before it is sent (metadata-only watches); unset: lines as they are. */
+  readonly encode?: (line: string) => string;
   readonly res: ServerResponse;
   readonly type: ResourceType;
   readonly namespace: string | undefined;
@@ -105,8 +107,9 @@ export class WatchStream {
   }
 
   /** Queues a raw line (an event, an ERROR, a malformed line). */
-  send(line: string): void {
+  send(raw: string): void {
     if (this.closed || this.stalled) return;
+    const line = this.options.encode ? this.options.encode(raw) : raw;
     if (this.slowMs > 0 || this.queue.length > 0) {
       this.queue.push(line);
       this.pump();

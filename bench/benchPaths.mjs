@@ -20,6 +20,7 @@ export const CLIENTS = {
   'rxkube-fetch': resolve(here, 'clients/rxkube-fetch.mjs'),
   'rxkube-fetch-strip-managed-fields': resolve(here, 'clients/rxkube-fetch-strip-managed-fields.mjs'),
   'rxkube-freeze': resolve(here, 'clients/rxkube-freeze.mjs'),
+  'rxkube-metadata': resolve(here, 'clients/rxkube-metadata.mjs'),
   'client-node': 'client-node',
   'http-floor': 'http-floor',
 };

@@ -126,3 +126,6 @@ export * from './transport/invalidSourceError.js';
 export * from './fifo/fifoBatch.js';
 export * from './fifo/deltaFifoBatch.js';
 export * from './informer/informerOptions.js';
+export * from './crd/crdReadiness.js';
+export * from './crd/crdStatus.js';
+export * from './crd/followCrd.js';

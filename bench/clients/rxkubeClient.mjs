@@ -19,13 +19,15 @@ export const rx = await import(moduleUrl);
 const pods = { group: '', version: 'v1', plural: 'pods', namespaced: true };
 
 /**
- * @param {{ handlers?: number, transform?: (o: object) => object, freeze?: boolean, transport?: 'client-node' | 'fetch' }} options
+ * @param {{ handlers?: number, transform?: (o: object) => object, freeze?: boolean, transport?: 'client-node' | 'fetch', metadataOnly?: boolean }} options
+ * metadataOnly: the informer over `metadataListWatch` (PartialObjectMetadata; the reference server
+ * answers it when run with BENCH_METADATA=1).
  * freeze: the informer's opt-in mutation detection (`freeze: true`), to measure what it costs.
  * transport: `client-node` (default) is `clientNodeTransport(kubeConfig)`, what a Node program
  * uses; `fetch` is rxkube's `fetchTransport`, which does not load @kubernetes/client-node (whose
  * modules alone hold about 27 MB of heap), to measure the informer's own memory.
  */
-export async function rxkubeClient({ handlers = 1, transform, freeze = false, transport: kind = 'client-node' } = {}) {
+export async function rxkubeClient({ handlers = 1, transform, freeze = false, transport: kind = 'client-node', metadataOnly = false } = {}) {
   // Loaded here, before the run starts, so that loading it is in no figure.
   const { KubeConfig } = kind === 'fetch' ? {} : await import('@kubernetes/client-node');
   return async function ({ url, N, M }) {
@@ -42,7 +44,8 @@ export async function rxkubeClient({ handlers = 1, transform, freeze = false, tr
       });
       transport = rx.clientNodeTransport(kc);
     }
-    const inf = rx.informer(rx.listWatch(transport, pods), { ...(transform ? { transform } : {}), ...(freeze ? { freeze } : {}) });
+    const lw = metadataOnly ? rx.metadataListWatch(transport, pods) : rx.listWatch(transport, pods);
+    const inf = rx.informer(lw, { ...(transform ? { transform } : {}), ...(freeze ? { freeze } : {}) });
     inf.errors$.subscribe((e) => console.error('informer error', e?.message));
     let syncedAt = 0;
     let lastAt = 0;

@@ -34,6 +34,7 @@ export const builtInResources = Object.freeze({
   jobs: grouped('batch', 'v1', 'jobs', 'Job'),
   cronJobs: grouped('batch', 'v1', 'cronjobs', 'CronJob'),
   ingresses: grouped('networking.k8s.io', 'v1', 'ingresses', 'Ingress'),
+  customResourceDefinitions: grouped('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
 });
 
 /**

@@ -12,7 +12,9 @@ import type {
   Service,
   ServiceAccount,
 } from 'kubernetes-types/core/v1.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { Ingress } from 'kubernetes-types/networking/v1.js';
+import { followCrd, type CrdFollowingInformer } from '../crd/followCrd.js';
 import type { SchedulerLike } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
 import type { LoggerOption } from '../informer/errorLogger.js';
@@ -143,6 +145,15 @@ export interface SharedInformerFactory {
    * resource; one per resource and namespace. Its `waitForCacheSync` key is `metadata:pods`.
    */
   metadata(resource: Resource, options?: InformerForOptions<PartialObjectMetadata>): SharedInformer<PartialObjectMetadata>;
+  /**
+   * The informer of a custom resource that runs only while its CRD is established and serves
+   * `resource.version` (see `followCrd`), over the factory's shared CRD informer
+   * (`informerFor(builtInResources.customResourceDefinitions)`). One per resource and namespace; a
+   * new informer (with the same options) each time the CRD comes back. `start()` and `shutdown()`
+   * include it; `waitForCacheSync()` waits for it to run and sync (key `crd:widgets.example.com`):
+   * pass a `timeout` when the CRD may not be installed.
+   */
+  followCrd<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
   pods(options?: AccessorOptions<Pod>): SharedInformer<Pod>;
   configMaps(options?: AccessorOptions<ConfigMap>): SharedInformer<ConfigMap>;
   secrets(options?: AccessorOptions<Secret>): SharedInformer<Secret>;
@@ -176,9 +187,15 @@ export interface SharedInformerFactory {
   isShutdown(): boolean;
 }
 
+interface Runnable {
+  start(): void;
+  waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
 interface Entry {
   readonly key: string;
-  readonly informer: SharedInformer<KubeObjectLike>;
+  readonly informer: Runnable;
   started: boolean;
 }
 
@@ -236,6 +253,15 @@ export function sharedInformerFactory(
       if (missing.length > 0 && !shared.isStopped()) shared.addIndexers(Object.fromEntries(missing));
       return shared;
     }
+    const inf = buildInformer<T>(resource, opts, namespace, metadataOnly);
+    entries.set(identity, { key, informer: inf, started: false });
+    return inf;
+  }
+
+  /** A new informer of the resource with the factory's options and these (not registered). */
+  function buildInformer<T extends KubeObjectLike>(resource: Resource, opts: InformerForOptions<T>, namespace: string, metadataOnly: boolean): SharedInformer<T> {
+    const name = resourceName(resource);
+    const prefix = metadataOnly ? 'metadata:' : '';
     const selectors = options.tweakListOptions ? options.tweakListOptions({}, resource) : {};
     const lwOptions = {
       namespace,
@@ -252,7 +278,7 @@ export function sharedInformerFactory(
       factoryTransform && ownTransform
         ? (obj: T) => ownTransform(factoryTransform(obj))
         : (ownTransform ?? (factoryTransform ? (obj: T) => factoryTransform(obj) : undefined));
-    const inf = withLister(
+    return withLister(
       informer<T>(lw, {
         ...options.informerOptions,
         name: `${prefix}${name}`,
@@ -265,8 +291,18 @@ export function sharedInformerFactory(
         freeze: options.freeze,
       }),
     );
-    entries.set(identity, { key, informer: inf as unknown as SharedInformer<KubeObjectLike>, started: false });
-    return inf;
+  }
+
+  function followCrdOf<T extends KubeObjectLike>(resource: Resource, opts: InformerForOptions<T> = {}): CrdFollowingInformer<T> {
+    const namespace = resource.namespaced ? (opts.namespace ?? options.namespace ?? '') : '';
+    const name = resourceName(resource);
+    const identity = `crd|${resource.group}/${resource.version}/${resource.plural}|${namespace}`;
+    const existing = entries.get(identity);
+    if (existing) return existing.informer as unknown as CrdFollowingInformer<T>;
+    const crds = informerFor<CustomResourceDefinition>(builtInResources.customResourceDefinitions);
+    const follower = followCrd<T>(crds, resource, () => buildInformer<T>(resource, opts, namespace, false), { scheduler: options.scheduler });
+    entries.set(identity, { key: namespace === '' ? `crd:${name}` : `${namespace}/crd:${name}`, informer: follower, started: false });
+    return follower;
   }
 
   const typed =
@@ -279,6 +315,7 @@ export function sharedInformerFactory(
     informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
       informerFor<PartialObjectMetadata>(resource, opts, true),
+    followCrd: followCrdOf,
     pods: typed<Pod>(r.pods),
     configMaps: typed<ConfigMap>(r.configMaps),
     secrets: typed<Secret>(r.secrets),

@@ -49,6 +49,7 @@ export {
   type DeploymentChainOptions,
 } from './fixtures.js';
 export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';
+export { neverEstablishAnnotation } from './fakeApiServer/crdEstablisher.js';
 export type { PartitionSpec } from './fakeApiServer/partitions.js';
 export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';
 export { waitFor, WaitForTimeoutError, type WaitForOptions } from './waitFor.js';

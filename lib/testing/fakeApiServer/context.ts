@@ -1,4 +1,5 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { establishCustomResourceDefinitions } from './crdEstablisher.js';
 import { serveCustomResourceDefinitions, servedAtStart } from './customResourceDefinitions.js';
 import type { FakeApiServerOptions } from './fakeApiServer.js';
 import { Faults } from './faults.js';
@@ -75,6 +76,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
   storage.onChange((c) => controllers.observe(c));
+  storage.onChange(establishCustomResourceDefinitions(registry, scheduler, () => new Date(Math.floor(scheduler.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z')));
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
   const ctx: ServerContext = {
     storage,

@@ -129,3 +129,6 @@ export * from './informer/informerOptions.js';
 export * from './crd/crdReadiness.js';
 export * from './crd/crdStatus.js';
 export * from './crd/followCrd.js';
+export * from './sharding/fnv1a64.js';
+export * from './sharding/shardRange.js';
+export * from './sharding/shardedListWatch.js';

@@ -27,6 +27,12 @@ export interface ListWatchOptions {
   readonly labelSelector?: string;
   /** Field selector, sent on every list and watch (e.g. `spec.nodeName=n1`). */
   readonly fieldSelector?: string;
+  /**
+   * Shard selector (KEP-5866, Kubernetes 1.36 alpha), sent on every list and watch, e.g.
+   * `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')`. A server
+   * without the feature ignores it: see `shardedListWatch`, which tells from the answer.
+   */
+  readonly shardSelector?: string;
   /** The clock of the dead-watch timer; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /**
@@ -104,6 +110,7 @@ export function listWatch<T>(
   const selectors: Record<string, string> = {};
   if (options.labelSelector) selectors['labelSelector'] = options.labelSelector;
   if (options.fieldSelector) selectors['fieldSelector'] = options.fieldSelector;
+  if (options.shardSelector) selectors['shardSelector'] = options.shardSelector;
 
   const page$ = (query: Record<string, string>): Observable<ListPage<T>> =>
     streamRequest$(transport, path, query, options.accept?.list).pipe(
@@ -169,7 +176,7 @@ export function listWatch<T>(
 interface ListBody<T> {
   kind?: string;
   items?: T[] | null;
-  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number; shardInfo?: { selector?: string } };
 }
 
 function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
@@ -196,6 +203,7 @@ function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
     continue: meta.continue ?? '',
     ...(meta.remainingItemCount !== undefined ? { remainingItemCount: meta.remainingItemCount } : {}),
     ...(typeof body.kind === 'string' ? { kind: body.kind } : {}),
+    ...(typeof meta.shardInfo?.selector === 'string' ? { shardInfo: { selector: meta.shardInfo.selector } } : {}),
   };
   return page;
 }

@@ -31,6 +31,8 @@ export interface ListPage<T> {
   readonly remainingItemCount?: number;
   /** The list's `kind` as the server sent it (`PodList`, `PartialObjectMetadataList`), when it sent one. */
   readonly kind?: string;
+  /** The shard the server served (KEP-5866 `metadata.shardInfo`); absent: the whole collection. */
+  readonly shardInfo?: { readonly selector: string };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { map, type Observable } from 'rxjs';
-import type { Logger, LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../informer/errorLogger.js';
 import type { KubeObject, ObjectMeta } from '../meta/kubeObject.js';
+import { logOnce } from '../meta/logOnce.js';
 import type { Transport } from '../transport/transport.js';
 import { listWatch, type ListWatchOptions } from './createListWatch.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch.js';
@@ -97,20 +98,12 @@ export function metadataListWatch(
   const { logger, ...rest } = options;
   const inner = listWatch<KubeObject>(source, resource, { ...rest, accept: metadataAccept });
   const path = resourcePath(resource, options.namespace);
-  let told = false;
-  const tell = (got: string | undefined): void => {
-    if (told) return;
-    told = true;
-    const out: Logger | undefined = logger === false ? undefined : (logger ?? consoleLoggerUnlessOff());
-    try {
-      out?.error(
-        `rxkube: GET ${path}: asked for metadata only, the server sent ${got ?? 'objects without a kind'}; ` +
-          'keeping only their metadata (an older server, or a proxy that drops the Accept header?)',
-      );
-    } catch {
-      // a throwing logger must not stop the list
-    }
-  };
+  const warn = logOnce(logger);
+  const tell = (got: string | undefined): void =>
+    warn(
+      `rxkube: GET ${path}: asked for metadata only, the server sent ${got ?? 'objects without a kind'}; ` +
+        'keeping only their metadata (an older server, or a proxy that drops the Accept header?)',
+    );
   const cutObject = (obj: KubeObject): PartialObjectMetadata => {
     if (obj?.kind === partialKind) return obj;
     tell(obj?.kind);
@@ -139,8 +132,3 @@ export function metadataListWatch(
     },
   };
 }
-
-const consoleLoggerUnlessOff = (): Logger | undefined =>
-  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['RXKUBE_LOG'] === 'off'
-    ? undefined
-    : { error: (message) => globalThis.console?.error(message) };

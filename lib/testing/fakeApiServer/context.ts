@@ -23,6 +23,8 @@ export interface ServerContext {
   readonly bookmarkIntervalMs: number;
   readonly initialBookmark: boolean;
   readonly watchList: boolean;
+  /** KEP-5866 shard selectors honoured (see shardSelector.ts). */
+  readonly shardedListAndWatch: boolean;
   readonly tooLargeResourceVersionWaitMs: number;
   /** Current slowEvents delay for new watches. */
   slowMs: number;
@@ -88,6 +90,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60000,
     initialBookmark: options.initialBookmark ?? false,
     watchList: options.watchList ?? true,
+    shardedListAndWatch: options.shardedListAndWatch ?? false,
     tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
     slowMs: 0,
     waitForRv: waiter.waitForRv,

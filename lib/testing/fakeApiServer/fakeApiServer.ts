@@ -49,6 +49,12 @@ export interface FakeApiServerOptions {
   readonly clientCertificateAuth?: boolean;
   /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
   readonly watchList?: boolean;
+  /**
+   * Server-side sharding (KEP-5866, Kubernetes 1.36 alpha gate ShardedListAndWatch): lists and
+   * watches honour `shardSelector` and lists answer `metadata.shardInfo`. Default false: the
+   * parameter is ignored, as by a server with the gate off.
+   */
+  readonly shardedListAndWatch?: boolean;
   /** Create a missing namespace on first use instead of answering 404. Default true. */
   readonly autoCreateNamespaces?: boolean;
   /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */

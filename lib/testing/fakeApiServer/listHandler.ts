@@ -5,6 +5,7 @@ import type { ListQuery } from './listOptions.js';
 import { metadataListHead, partialObjectMetadataJson, type OutputForm } from './metadataOnly.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
+import { withShard, type AppliedShard } from './shardSelector.js';
 import { badRequest, expiredContinue, expiredList, tooLargeResourceVersion } from './status.js';
 import type { StoredObject } from './storedObject.js';
 
@@ -21,9 +22,9 @@ export interface ListResult {
  * resourceVersionMatch, limit and continue; 410 for a compacted revision or token; waits for a
  * future revision, then 504; pages in key order with remainingItemCount when there is no selector.
  */
-export async function listObjects(ctx: ServerContext, type: ResourceType, namespace: string | undefined, q: ListQuery): Promise<ListResult> {
+export async function listObjects(ctx: ServerContext, type: ResourceType, namespace: string | undefined, q: ListQuery, shard?: AppliedShard): Promise<ListResult> {
   const { storage } = ctx;
-  const selectors = compileSelectors(q.labelSelector, q.fieldSelector, type);
+  const selectors = withShard(compileSelectors(q.labelSelector, q.fieldSelector, type), shard);
   let rv: number;
   let after: string | undefined;
   if (q.continue !== undefined) {
@@ -71,10 +72,11 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, namesp
 const BATCH_BYTES = 1 << 20;
 
 /** Streams a list response: the items' stored JSON joined in ~1 MB writes, honouring backpressure. */
-export async function writeList(res: ServerResponse, type: ResourceType, result: ListResult, form: OutputForm = 'full'): Promise<void> {
+export async function writeList(res: ServerResponse, type: ResourceType, result: ListResult, form: OutputForm = 'full', shard?: AppliedShard): Promise<void> {
   const meta = [`"resourceVersion":"${result.rv}"`];
   if (result.continue) meta.push(`"continue":"${result.continue}"`);
   if (result.remainingItemCount !== undefined) meta.push(`"remainingItemCount":${result.remainingItemCount}`);
+  if (shard !== undefined) meta.push(`"shardInfo":{"selector":${JSON.stringify(shard.selector)}}`);
   res.writeHead(200, { 'Content-Type': 'application/json' });
   const head = form === 'metadata' ? metadataListHead : { kind: type.listKind, apiVersion: type.apiVersion };
   const itemJson = form === 'metadata' ? (o: StoredObject) => partialObjectMetadataJson(o.json) : (o: StoredObject) => o.json;

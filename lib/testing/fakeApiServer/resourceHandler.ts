@@ -3,6 +3,7 @@ import type { ServerContext } from './context.js';
 import { parseBody, parseJsonBody, readBody, writeJson } from './http.js';
 import { listObjects, writeList } from './listHandler.js';
 import { negotiateOutput } from './metadataOnly.js';
+import { shardOf } from './shardSelector.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
 import type { RequestInfo } from './requestInfo.js';
@@ -32,7 +33,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     case 'list': {
       const q = parseListQuery(query, false, ctx.watchList);
       const form = negotiateOutput(req.headers.accept, 'list');
-      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q), form);
+      const shard = shardOf(query, ctx.shardedListAndWatch);
+      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q, shard), form, shard);
       return;
     }
     case 'watch': {
@@ -41,7 +43,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
         query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
       }
       const q = parseListQuery(query, true, ctx.watchList);
-      await serveWatch(ctx, res, type, ns || undefined, q, negotiateOutput(req.headers.accept, 'watch'));
+      await serveWatch(ctx, res, type, ns || undefined, q, negotiateOutput(req.headers.accept, 'watch'), shardOf(query, ctx.shardedListAndWatch));
       return;
     }
     case 'create': {

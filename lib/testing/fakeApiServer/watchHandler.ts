@@ -3,6 +3,7 @@ import type { ServerContext } from './context.js';
 import type { ListQuery } from './listOptions.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
+import { withShard, type AppliedShard } from './shardSelector.js';
 import { metadataWatchLine, type OutputForm } from './metadataOnly.js';
 import { failure } from './status.js';
 import { errorLine, eventLine } from './watchLines.js';
@@ -14,9 +15,9 @@ import { WatchStream } from './watchStream.js';
  * the server does not reach within `tooLargeResourceVersionWaitMs`, streaming lists with the initial-events-end bookmark,
  * bookmarks and timeouts on the injected scheduler. Headers are flushed before anything else.
  */
-export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery, form: OutputForm = 'full'): Promise<void> {
+export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery, form: OutputForm = 'full', shard?: AppliedShard): Promise<void> {
   const { storage } = ctx;
-  const selectors = compileSelectors(q.labelSelector, q.fieldSelector, type);
+  const selectors = withShard(compileSelectors(q.labelSelector, q.fieldSelector, type), shard);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   res.socket?.setNoDelay(true);

@@ -1,0 +1,158 @@
+// Server-side sharding (KEP-5866): the hash and ranges, and sharded ListWatches of three replicas
+// against rxkube's fake API server on loopback, with the feature on (the server filters) and off
+// (the replicas filter): either way every pod is in exactly one replica's store.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { firstValueFrom } from 'rxjs';
+import '../../lib/transport/clientNode.js';
+import { builtInResources } from '../../lib/factory/builtInResources.js';
+import { informer, type Informer } from '../../lib/informer/informer.js';
+import type { KubeObject } from '../../lib/meta/kubeObject.js';
+import { fnv1a64 } from '../../lib/sharding/fnv1a64.js';
+import { equalShardRanges, HASH_SPACE_END, inShardRanges, parseShardSelector, shardRangeOf, shardSelector } from '../../lib/sharding/shardRange.js';
+import { shardedListWatch, type ShardedListWatch } from '../../lib/sharding/shardedListWatch.js';
+import { transportFor } from '../../lib/transport/kubeConfigTransport.js';
+import type { Transport } from '../../lib/transport/transport.js';
+import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+
+async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('shard ranges', () => {
+  it('fnv1a64 is the 64-bit FNV-1a of the UTF-8 bytes', () => {
+    expect(fnv1a64('')).toBe(0xcbf29ce484222325n);
+    expect(fnv1a64('a')).toBe(0xaf63dc4c8601ec8cn);
+    expect(fnv1a64('foobar')).toBe(0x85944171f73967e8n);
+  });
+
+  it('equal ranges cover the hash space without gap or overlap; members sorted decide who has which', () => {
+    const ranges = equalShardRanges(3);
+    expect(ranges[0].start).toBe(0n);
+    expect(ranges[2].end).toBe(HASH_SPACE_END);
+    expect(ranges[0].end).toBe(ranges[1].start);
+    expect(ranges[1].end).toBe(ranges[2].start);
+    expect(shardRangeOf('b', ['c', 'a', 'b'])).toEqual(ranges[1]);
+    expect(shardRangeOf('x', ['a'])).toBeUndefined();
+  });
+
+  it('formats and parses shard selectors as KEP-5866 writes them', () => {
+    const [lower, upper] = equalShardRanges(2);
+    expect(shardSelector([lower])).toBe("shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')");
+    expect(shardSelector([upper])).toBe("shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')");
+    expect(parseShardSelector(shardSelector([lower, upper])).ranges).toEqual([lower, upper]);
+    expect(() => parseShardSelector("shardRange(object.metadata.uid, '0x8', '0x1')")).toThrow(/empty/);
+    expect(() => parseShardSelector("shardRange(object.metadata.name, '0x0', '0x1')")).toThrow(/unsupported field/);
+    expect(() => parseShardSelector('uid in (a)')).toThrow(/expected shardRange/);
+    expect(inShardRanges('a', [{ start: 0xaf63dc4c8601ec8cn, end: 0xaf63dc4c8601ec8dn }])).toBe(true);
+  });
+});
+
+const MEMBERS = ['replica-0', 'replica-1', 'replica-2'];
+let api: FakeApiServer | undefined;
+let infs: Array<Informer<KubeObject>> = [];
+
+afterEach(async () => {
+  await Promise.all(infs.map((i) => i.stop()));
+  infs = [];
+  await api?.close();
+  api = undefined;
+});
+
+const pod = (i: number) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: `p${i}` }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+
+/** Three replicas, each a sharded informer of its range, counting the bytes they receive. */
+async function threeReplicas(server: FakeApiServer, logged: string[]) {
+  const bytes = [0, 0, 0];
+  const lws: Array<ShardedListWatch<KubeObject>> = [];
+  for (const [i, member] of MEMBERS.entries()) {
+    const inner = transportFor(server.kubeConfig());
+    const counting: Transport = {
+      request: async (req) => {
+        const res = await inner.request(req);
+        const body = res.body;
+        return {
+          ...res,
+          header: (n: string) => res.header(n),
+          body: (async function* () {
+            for await (const chunk of body) {
+              bytes[i] += chunk.length;
+              yield chunk;
+            }
+          })(),
+        };
+      },
+    };
+    const lw = shardedListWatch<KubeObject>(counting, builtInResources.pods, [shardRangeOf(member, MEMBERS)!], { logger: { error: (m) => logged.push(m) } });
+    lws.push(lw);
+    infs.push(informer(lw, { logger: false }));
+  }
+  for (const inf of infs) inf.start();
+  await Promise.all(infs.map((inf) => inf.waitForCacheSync()));
+  return { bytes, lws };
+}
+
+/** Every pod is in exactly one replica's store. */
+function expectPartition(server: FakeApiServer): void {
+  const names = server.list('pods', 'ns').items.map((p) => `ns/${p.metadata.name}`).sort();
+  const held = infs.flatMap((inf) => inf.listKeys()).sort();
+  expect(held).toEqual(names);
+}
+
+describe('sharded ListWatches of three replicas', () => {
+  it('with ShardedListAndWatch on, the server filters: shardInfo echoed, each replica gets only its third, nothing lost or doubled', async () => {
+    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    for (let i = 0; i < 60; i++) api.create('pods', pod(i));
+    const logged: string[] = [];
+    const { lws } = await threeReplicas(api, logged);
+    expect(lws.map((lw) => lw.filtering())).toEqual(['server', 'server', 'server']);
+    expectPartition(api);
+    for (let i = 60; i < 90; i++) api.create('pods', pod(i));
+    await waitFor(() => infs.reduce((n, inf) => n + inf.listKeys().length, 0) === 90, 'the new pods in one replica each');
+    expectPartition(api);
+    const sent = api.requests.filter((r) => r.resource === 'pods').map((r) => r.query['shardSelector']);
+    expect(sent.every((s) => typeof s === 'string' && s.startsWith('shardRange(object.metadata.uid, '))).toBe(true);
+    const page = await firstValueFrom(lws[0].list({}));
+    expect(page.shardInfo?.selector).toBe(shardSelector([shardRangeOf('replica-0', MEMBERS)!]));
+    expect(logged).toEqual([]);
+  });
+
+  it('with the feature off (the default), the server ignores the selector: detected from the answer, each replica filters itself, same partition, said once', async () => {
+    api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+    for (let i = 0; i < 60; i++) api.create('pods', pod(i));
+    const logged: string[] = [];
+    const { lws } = await threeReplicas(api, logged);
+    expect(lws.map((lw) => lw.filtering())).toEqual(['client', 'client', 'client']);
+    expectPartition(api);
+    for (let i = 60; i < 90; i++) api.create('pods', pod(i));
+    await waitFor(() => infs.reduce((n, inf) => n + inf.listKeys().length, 0) === 90, 'the new pods in one replica each');
+    expectPartition(api);
+    expect(logged).toHaveLength(3); // once per replica's ListWatch
+    expect(logged[0]).toContain('ignored the shard selector');
+  });
+
+  it('a replica receives about a third of the bytes when the server filters', async () => {
+    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    for (let i = 0; i < 90; i++) api.create('pods', pod(i));
+    const on = await threeReplicas(api, []);
+    await Promise.all(infs.map((i) => i.stop()));
+    infs = [];
+    await api.close();
+    api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+    for (let i = 0; i < 90; i++) api.create('pods', pod(i));
+    const off = await threeReplicas(api, []);
+    const total = (b: number[]) => b.reduce((x, y) => x + y, 0);
+    expect(total(on.bytes)).toBeLessThan(total(off.bytes) / 2);
+  });
+
+  it('a malformed shard selector is a 400 when the server shards', async () => {
+    api = await startFakeApiServer({ shardedListAndWatch: true });
+    const abort = new AbortController();
+    const res = await transportFor(api.kubeConfig()).request({ method: 'GET', path: '/api/v1/pods', query: { shardSelector: 'shardRange(uid)' }, signal: abort.signal });
+    expect(res.status).toBe(400);
+    abort.abort();
+  });
+});

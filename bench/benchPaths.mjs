@@ -21,6 +21,7 @@ export const CLIENTS = {
   'rxkube-fetch-strip-managed-fields': resolve(here, 'clients/rxkube-fetch-strip-managed-fields.mjs'),
   'rxkube-freeze': resolve(here, 'clients/rxkube-freeze.mjs'),
   'rxkube-metadata': resolve(here, 'clients/rxkube-metadata.mjs'),
+  'rxkube-baseline': resolve(here, 'clients/rxkube-baseline.mjs'),
   'client-node': 'client-node',
   'http-floor': 'http-floor',
 };

@@ -132,3 +132,5 @@ export * from './crd/followCrd.js';
 export * from './sharding/fnv1a64.js';
 export * from './sharding/shardRange.js';
 export * from './sharding/shardedListWatch.js';
+export * from './sharding/shardedInformer.js';
+export * from './runs/informerRuns.js';

@@ -2,7 +2,7 @@
 // against rxkube's fake API server on loopback, with the feature on (the server filters) and off
 // (the replicas filter): either way every pod is in exactly one replica's store.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { firstValueFrom } from 'rxjs';
+import { BehaviorSubject, firstValueFrom } from 'rxjs';
 import '../../lib/transport/clientNode.js';
 import { builtInResources } from '../../lib/factory/builtInResources.js';
 import { informer, type Informer } from '../../lib/informer/informer.js';
@@ -10,6 +10,9 @@ import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { fnv1a64 } from '../../lib/sharding/fnv1a64.js';
 import { equalShardRanges, HASH_SPACE_END, inShardRanges, parseShardSelector, shardRangeOf, shardSelector } from '../../lib/sharding/shardRange.js';
 import { shardedListWatch, type ShardedListWatch } from '../../lib/sharding/shardedListWatch.js';
+import { shardedInformer } from '../../lib/sharding/shardedInformer.js';
+import { shardAssignment, type ShardAssignment } from '../../lib/sharding/shardAssignment.js';
+import type { InformerRuns } from '../../lib/runs/informerRuns.js';
 import { transportFor } from '../../lib/transport/kubeConfigTransport.js';
 import type { Transport } from '../../lib/transport/transport.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
@@ -154,5 +157,53 @@ describe('sharded ListWatches of three replicas', () => {
     const res = await transportFor(api.kubeConfig()).request({ method: 'GET', path: '/api/v1/pods', query: { shardSelector: 'shardRange(uid)' }, signal: abort.signal });
     expect(res.status).toBe(400);
     abort.abort();
+  });
+});
+
+describe('shardedInformer: the range follows membership', () => {
+  let runs: InformerRuns<KubeObject> | undefined;
+  afterEach(async () => {
+    await runs?.stop();
+    runs = undefined;
+  });
+
+  it('recomputes equal ranges when a member leaves; the old run stays current until the new one has synced, so no key goes unowned', async () => {
+    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    for (let i = 0; i < 60; i++) api.create('pods', pod(i));
+    const server = api;
+    const assignment = new BehaviorSubject<ShardAssignment>(shardAssignment('replica-0', MEMBERS, true));
+    const created: Array<Informer<KubeObject>> = [];
+    runs = shardedInformer<KubeObject>(assignment, (range) => {
+      const inf = informer(shardedListWatch<KubeObject>(server.kubeConfig(), builtInResources.pods, [range], { logger: false }), { logger: false });
+      created.push(inf);
+      return inf;
+    });
+    const r = runs;
+    r.start();
+    expect(await r.waitForCacheSync({ timeout: 10_000 })).toBe(true);
+    const uidOf = new Map(server.list('pods', 'ns').items.map((p) => [`ns/${p.metadata.name}`, p.metadata.uid ?? '']));
+    const inRange = (key: string, members: string[]) => inShardRanges(uidOf.get(key) ?? '', [shardRangeOf('replica-0', members)!]);
+    const third = [...uidOf.keys()].filter((k) => inRange(k, MEMBERS)).sort();
+    expect([...r.listKeys()].sort()).toEqual(third);
+
+    const two = ['replica-0', 'replica-1'];
+    const half = [...uidOf.keys()].filter((k) => inRange(k, two)).sort();
+    expect(third.every((k) => half.includes(k))).toBe(true); // replica-0's range only grows: [0, 1/3) -> [0, 1/2)
+    assignment.next(shardAssignment('replica-0', two, true));
+    // Until the new run is current, the old one answers: replica-0's keys are never missing.
+    const deadline = Date.now() + 10_000;
+    while (r.current() === created[0]) {
+      expect(third.every((k) => r.getByKey(k) !== undefined)).toBe(true);
+      if (Date.now() > deadline) throw new Error('timed out waiting for the new run');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    expect(r.current()).toBe(created[1]);
+    expect(r.hasSynced()).toBe(true);
+    expect([...r.listKeys()].sort()).toEqual(half);
+    await waitFor(() => created[0].isStopped(), 'the old run stopped');
+
+    assignment.next(shardAssignment('replica-0', two, false)); // no longer an active member: no run
+    await waitFor(() => r.current() === undefined, 'no run while inactive');
+    expect(r.lister().list()).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@ export const CLIENTS = {
   'rxkube-freeze': resolve(here, 'clients/rxkube-freeze.mjs'),
   'rxkube-metadata': resolve(here, 'clients/rxkube-metadata.mjs'),
   'rxkube-baseline': resolve(here, 'clients/rxkube-baseline.mjs'),
+  'rxkube-metadata-strip-managed-fields': resolve(here, 'clients/rxkube-metadata-strip-managed-fields.mjs'),
   'client-node': 'client-node',
   'http-floor': 'http-floor',
 };

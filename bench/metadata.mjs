@@ -17,7 +17,7 @@ const RUNS = Math.max(1, Number(args.option('runs', '3')));
 const N = args.option('n', '10000');
 const M = args.option('m', '50000');
 const JSON_OUT = args.option('json', '');
-const CLIENT_NAMES = ['rxkube-metadata', 'rxkube', 'client-node'];
+const CLIENT_NAMES = ['rxkube-metadata', 'rxkube-metadata-strip-managed-fields', 'rxkube', 'client-node'];
 // The heap of a process with the same modules loaded and no informer: what the others hold above it is theirs.
 const BASELINE = 'rxkube-baseline';
 
@@ -57,7 +57,7 @@ console.log('| client | heap after sync (MB) | above baseline (MB) | sync (ms) |
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const c of CLIENT_NAMES) console.log(`| ${c} | ${med[c].heapMB} | ${(med[c].heapMB - base).toFixed(1)} | ${Math.round(med[c].syncMs)} | ${Math.round(med[c].watchEventsPerSec)} |`);
 const above = (a, b) => ((med[a].heapMB - base) / (med[b].heapMB - base)).toFixed(2);
-console.log(`\nheap above baseline: metadata-only / rxkube full ${above('rxkube-metadata', 'rxkube')}x, metadata-only / client-node ${above('rxkube-metadata', 'client-node')}x`);
+console.log(`\nheap above baseline: metadata-only / rxkube full ${above('rxkube-metadata', 'rxkube')}x, metadata-only / client-node ${above('rxkube-metadata', 'client-node')}x; without managedFields / rxkube full ${above('rxkube-metadata-strip-managed-fields', 'rxkube')}x`);
 console.log(`\nmetadata-only / rxkube full: heap ${ratio('heapMB', 'rxkube-metadata', 'rxkube')}x, sync ${ratio('syncMs', 'rxkube-metadata', 'rxkube')}x, events/s ${ratio('watchEventsPerSec', 'rxkube-metadata', 'rxkube')}x`);
 console.log(`metadata-only / client-node full: heap ${ratio('heapMB', 'rxkube-metadata', 'client-node')}x, sync ${ratio('syncMs', 'rxkube-metadata', 'client-node')}x, events/s ${ratio('watchEventsPerSec', 'rxkube-metadata', 'client-node')}x`);
 if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify({ N, M, runs: RUNS, results, medians: med }, null, 2));

@@ -81,7 +81,7 @@ describe('controller end to end (fake API server on loopback, client-node)', () 
             {
               namespace: 'default',
               name: object.metadata.name,
-              body: { metadata: { annotations: { 'rxkube.dev/generation': String(object.metadata.generation) } } },
+              body: { metadata: { labels: { 'rxkube.dev/generation': String(object.metadata.generation) } } },
             },
             setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
           );
@@ -100,8 +100,8 @@ describe('controller end to end (fake API server on loopback, client-node)', () 
     const annotated = () =>
       api
         .list<V1Deployment>(builtInResources.deployments, 'default')
-        .items.every((d) => d.metadata?.annotations?.['rxkube.dev/generation'] === String(d.metadata?.generation));
-    await waitFor(annotated, 'every deployment annotated with its generation');
+        .items.every((d) => d.metadata?.labels?.['rxkube.dev/generation'] === String(d.metadata?.generation));
+    await waitFor(annotated, 'every deployment labelled with its generation');
     expect(errors.filter((e) => !e.terminal).map((e) => e.key).sort()).toEqual(
       ['d0', 'd0', 'd10', 'd10', 'd15', 'd15', 'd20', 'd20', 'd25', 'd25', 'd5', 'd5'].map((n) => `default/${n}`).sort(),
     );

@@ -8,6 +8,7 @@ import { writeError, writeJson, writeNotFoundPage, writeStatus } from './http.js
 import type { RequestLog } from './requestLog.js';
 import { requestInfo } from './requestInfo.js';
 import { handleResource } from './resourceHandler.js';
+import { isOpenApiPath, serveOpenApi } from './openapi/openApiHandler.js';
 import { failure, StatusError } from './status.js';
 
 const HEALTH = new Set(['/healthz', '/livez', '/readyz']);
@@ -56,6 +57,10 @@ export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes):
       const injected = faults.takeFailure(info);
       if (injected) {
         writeStatus(res, injected);
+        return;
+      }
+      if (isOpenApiPath(url.pathname)) {
+        await serveOpenApi(ctx, req, res, url);
         return;
       }
       if (!info.isResourceRequest) {

@@ -34,7 +34,12 @@ export function writeNotFoundPage(res: ServerResponse): void {
 const MAX_BODY = 16 * 1024 * 1024;
 
 /** Reads the request body as a string (bounded). */
-export function readBody(req: IncomingMessage): Promise<string> {
+export async function readBody(req: IncomingMessage): Promise<string> {
+  return (await readBodyBytes(req)).toString('utf8');
+}
+
+/** Reads the request body's bytes (bounded), for binary bodies (protobuf). */
+export function readBodyBytes(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,7 +48,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY) reject(new StatusError(failure(413, 'RequestEntityTooLarge', 'Request entity too large')));
       else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -6,6 +6,7 @@ import { negotiateOutput } from './metadataOnly.js';
 import { shardOf } from './shardSelector.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
+import { readObjectBody } from './protobuf/protobufBody.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
@@ -48,12 +49,12 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     }
     case 'create': {
       if (info.name) throw methodNotAllowed();
-      const body = await parseBody(await readBody(req), contentType);
+      const body = await readObjectBody(req, contentType, type);
       writeJson(res, 201, registry.create(type, ns, body).json);
       return;
     }
     case 'update': {
-      const body = await parseBody(await readBody(req), contentType);
+      const body = await readObjectBody(req, contentType, type);
       writeJson(res, 200, registry.update(type, ns, info.name, body, sub).json);
       return;
     }

@@ -110,7 +110,7 @@ const core = (plural: string, kind: string, namespaced: boolean, shortNames: str
 const apps = (plural: string, kind: string, shortNames: string[], fields: ResourceDefinition['fieldSelectors'] = {}) =>
   toType({ group: 'apps', version: 'v1', plural, kind, namespaced: true, shortNames, fieldSelectors: fields }, true, { setsGeneration: true });
 
-/** The built-in types served by default (core/v1, apps/v1, coordination.k8s.io/v1 Leases and events.k8s.io/v1). */
+/** The built-in types served by default (core/v1, apps/v1, batch/v1 Jobs, rbac.authorization.k8s.io/v1, coordination.k8s.io/v1 Leases and events.k8s.io/v1). */
 export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   core('pods', 'Pod', true, ['po'], { returnsDeletedObject: true, setsGeneration: true }, {
     'spec.nodeName': path('spec', 'nodeName'),
@@ -136,6 +136,12 @@ export const builtInResourceTypes: ReadonlyArray<ResourceType> = Object.freeze([
   apps('daemonsets', 'DaemonSet', ['ds']),
   // Leader election and sharding membership (coordination.k8s.io/v1); no short name, as in kube.
   toType({ group: 'coordination.k8s.io', version: 'v1', plural: 'leases', kind: 'Lease', namespaced: true }, true, { setsGeneration: false }),
+  // batch/v1 Jobs and rbac.authorization.k8s.io/v1: what `kubectl create job|role|rolebinding` write.
+  toType({ group: 'batch', version: 'v1', plural: 'jobs', kind: 'Job', namespaced: true }, true, { setsGeneration: true }),
+  toType({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'roles', kind: 'Role', namespaced: true }, true, { setsGeneration: false }),
+  toType({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', kind: 'RoleBinding', namespaced: true }, true, { setsGeneration: false }),
+  toType({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles', kind: 'ClusterRole', namespaced: false }, true, { setsGeneration: false }),
+  toType({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false }, true, { setsGeneration: false }),
   // events.k8s.io/v1: what event recorders write (client-go's tools/events, kube-rs's Recorder).
   toType({ group: 'events.k8s.io', version: 'v1', plural: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldSelectors: eventsV1FieldSelectors }, true, {
     setsGeneration: false,

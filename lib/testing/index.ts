@@ -56,3 +56,18 @@ export { waitFor, WaitForTimeoutError, type WaitForOptions } from './waitFor.js'
 export type { CreateOptions } from './fakeApiServer/registry.js';
 export type { PropagationPolicy } from './fakeApiServer/deletion.js';
 export type { GarbageCollectionMode } from './fakeApiServer/controllers.js';
+export { recordTraffic, type RecordTrafficOptions, type TrafficRecorder, type TrafficSpec } from './record/recordTraffic.js';
+export {
+  parseRecording,
+  readRecording,
+  RECORDING_FORMAT,
+  type Recording,
+  type RecordingEntry,
+  type RecordedEvent,
+  type RecordedObject,
+  type RecordedStream,
+  type RecordedTraffic,
+} from './record/recording.js';
+export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
+export type { StreamRef } from './record/timeline.js';
+export type { ServerReplay, ServerReplayOptions } from './record/replayIntoServer.js';

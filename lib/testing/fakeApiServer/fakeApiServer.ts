@@ -10,6 +10,8 @@ import type { CreateOptions, DeleteOptions } from './registry.js';
 import type { GarbageCollectionMode } from './controllers.js';
 import type { RecordedRequest } from './requestLog.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from './resources.js';
+import type { Recording } from '../record/recording.js';
+import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServer.js';
 
 /**
  * Options of {@link startFakeApiServer}. Every one is optional.
@@ -75,6 +77,8 @@ export interface FakeApiServerOptions {
   readonly garbageCollection?: GarbageCollectionMode;
   /** The delay of `'scheduled'` collection. Default 0 (the next macrotask with `asyncScheduler`). */
   readonly controllerDelayMs?: number;
+  /** A recording (see `recordTraffic`) to seed the server with and play on its scheduler, as `replay` does. */
+  readonly replay?: Recording;
 }
 
 /**
@@ -212,6 +216,11 @@ export interface FakeApiServer {
   delete<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string, options?: DeleteOptions): Stored<T>;
   get<T extends object = AnyObject>(resource: ResourceRef, namespace: string | undefined, name: string): Stored<T> | undefined;
   list<T extends object = AnyObject>(resource: ResourceRef, namespace?: string): FakeList<T>;
+  /**
+   * Plays a recording (see `recordTraffic`): the first lists are written at once, the events then
+   * follow at their recorded times on `options.scheduler` (default the server's).
+   */
+  replay(recording: Recording, options?: ServerReplayOptions): ServerReplay;
   /** Closes the server and every socket, open watches included. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import { watchCounter } from './openWatches.js';
 import { applyPatch } from './patch.js';
 import { requestLog } from './requestLog.js';
 import { routeRequest } from './router.js';
+import { replayIntoServer, type ServerReplay } from '../record/replayIntoServer.js';
 
 // The server's public types live in fakeApiServer.ts and requestLog.ts; re-exported from here, the
 // module lib/testing/index.ts and the fixtures import them from.
@@ -64,6 +65,13 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
   const kubeConfigText = kubeConfigBuilder({ url, caCert: certs?.caCert, defaultToken, certAuth, issueClientCertificate });
   let closed: Promise<void> | undefined;
+  const replays = new Set<ServerReplay>();
+  const replay = (...args: Parameters<FakeApiServer['replay']>): ServerReplay => {
+    const r = replayIntoServer(ctx, ...args);
+    replays.add(r);
+    return r;
+  };
+  if (options.replay) replay(options.replay);
 
   return {
     url,
@@ -91,10 +99,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     addToken: (t) => auth.addToken(t),
     revokeToken: (t) => auth.revokeToken(t),
     registerResource: (def) => types.register(def),
+    replay,
     ...dataPlane(storage, registry, types),
     close: () =>
       (closed ??= new Promise<void>((resolve) => {
         cancelWaits();
+        for (const r of replays) r.cancel();
         for (const s of hub.all()) s.destroy();
         listener.close(resolve);
         watches.clear();

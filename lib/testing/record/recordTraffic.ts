@@ -4,6 +4,7 @@ import {
   asyncScheduler, catchError, concat, defer, expand, ignoreElements, map, merge, of, reduce, Subject, tap, timer,
   type Observable, type SchedulerLike, type Subscription,
 } from 'rxjs';
+import { RxkubeError } from '../../errors.js';
 import { listWatch } from '../../listwatch/createListWatch.js';
 import type { ListWatch } from '../../listwatch/listWatch.js';
 import type { Resource } from '../../listwatch/resource.js';
@@ -50,7 +51,7 @@ export interface TrafficRecorder {
   readonly entries$: Observable<RecordingEntry>;
   /** Failed requests (the recorder relists after `retryDelayMs`); they are not written. */
   readonly errors$: Observable<unknown>;
-  /** Stops listing and watching, writes the `end` line and closes the file. Idempotent. */
+  /** Stops listing and watching, writes the `end` line and closes the file. Idempotent. Rejects with `RecordingWriteError` if the file could not be written. */
   stop(): Promise<void>;
 }
 
@@ -156,11 +157,13 @@ export function recordTraffic(source: KubeConfig | Transport, resources: Readonl
         if (fileError === undefined) write({ type: 'end', t: scheduler.now() - start });
         entries$.complete();
         errors$.complete();
+        const failed = (): RxkubeError =>
+          new RxkubeError('RecordingWriteError', `recordTraffic: cannot write ${file}: ${(fileError as { message?: unknown } | undefined)?.message ?? 'the file is closed'}`, { cause: fileError });
         if (fileError !== undefined || out.destroyed) {
-          reject(fileError instanceof Error ? fileError : new Error(`recordTraffic: cannot write ${file}`));
+          reject(failed());
           return;
         }
-        out.end(() => (fileError === undefined ? resolve() : reject(fileError instanceof Error ? fileError : new Error(String(fileError)))));
+        out.end(() => (fileError === undefined ? resolve() : reject(failed())));
       })),
   };
 }

@@ -37,12 +37,13 @@ const EXPIRED: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * @example
  * ```ts
  * const rec = await readRecording('incident.jsonl');
- * new TestScheduler((a, e) => expect(a).toEqual(e)).run(({ flush }) => {
- *   const inf = informer(replayListWatch<V1Pod>(rec), { resource: pods });
- *   const sub = inf.start().subscribe();
+ * const ts = new TestScheduler((a, e) => expect(a).toEqual(e));
+ * ts.run(({ flush }) => {
+ *   const inf = informer(replayListWatch<V1Pod>(rec, { stream: builtInResources.pods }));
+ *   inf.start();
+ *   ts.schedule(() => void inf.stop(), rec.endedAt ?? 60_000); // the informer's timers never run out
  *   flush();
- *   expect(inf.store.list().map((p) => p.metadata?.name)).toEqual(['a', 'b']);
- *   sub.unsubscribe();
+ *   expect(inf.listKeys()).toEqual(['shop/a', 'shop/b']);
  * });
  * ```
  */

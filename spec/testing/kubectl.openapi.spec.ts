@@ -90,6 +90,17 @@ describe('kubectl and the fake server\'s OpenAPI', () => {
     expect(api.requests.find((r) => r.verb === 'create' && r.path.includes('leases'))?.query.fieldValidation).toBe('Strict');
   });
 
+  it('kubectl create -f with a misspelt field fails as on a real cluster (the server validates, strictly)', async () => {
+    writeFileSync(join(dir, 'typo.yaml'), LEASE.replace('holderIdentity', 'holderIdentiti'));
+    const r = await run('create', '-f', join(dir, 'typo.yaml'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('Lease in version "v1" cannot be handled as a Lease: strict decoding error: unknown field "spec.holderIdentiti"');
+    expect(api.get('leases.coordination.k8s.io', 'default', 'leader')).toBeUndefined();
+    const warned = await run('create', '--validate=warn', '-f', join(dir, 'typo.yaml'));
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toContain('Warning: unknown field "spec.holderIdentiti"');
+  });
+
   it('kubectl apply -f creates, then configures, with the default validation', async () => {
     expect((await ok('apply', '-f', join(dir, 'deployment.yaml'))).trim()).toBe('deployment.apps/web created');
     writeFileSync(join(dir, 'deployment2.yaml'), DEPLOYMENT.replace('replicas: 2', 'replicas: 4'));

@@ -7,6 +7,7 @@ import { shardOf } from './shardSelector.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from './patch.js';
 import { readObjectBody } from './protobuf/protobufBody.js';
+import { checkFieldValidation } from './openapi/fieldValidation.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ResourceType } from './resources.js';
 import { compileSelectors } from './selectors.js';
@@ -50,11 +51,13 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     case 'create': {
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
+      await checkFieldValidation(type, body, query, res);
       writeJson(res, 201, registry.create(type, ns, body).json);
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
+      await checkFieldValidation(type, body, query, res);
       writeJson(res, 200, registry.update(type, ns, info.name, body, sub).json);
       return;
     }

@@ -19,7 +19,7 @@ interface Attribute {
  */
 export type ClientNodeModels = { readonly [name: string]: unknown };
 
-const attributesOf = (models: ClientNodeModels, className: string): ReadonlyArray<Attribute> | undefined => {
+export const attributesOf = (models: ClientNodeModels, className: string): ReadonlyArray<Attribute> | undefined => {
   const c = models[className];
   const map = typeof c === 'function' ? (c as { attributeTypeMap?: unknown }).attributeTypeMap : undefined;
   return Array.isArray(map) ? (map as Attribute[]) : undefined;

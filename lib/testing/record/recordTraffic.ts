@@ -55,7 +55,14 @@ export interface TrafficRecorder {
   stop(): Promise<void>;
 }
 
-/** What to record: a resource (all namespaces) or a stream with namespace and selectors. */
+/**
+ * What to record: a resource (all namespaces) or a stream with namespace and selectors.
+ *
+ * @example
+ * ```ts
+ * const specs: TrafficSpec[] = [builtInResources.nodes, { resource: builtInResources.pods, namespace: 'shop', labelSelector: 'app=web' }];
+ * ```
+ */
 export type TrafficSpec = Resource | RecordedStream;
 
 const isStream = (s: TrafficSpec): s is RecordedStream => 'resource' in s;

@@ -17,7 +17,14 @@ export interface RecordedStream {
   readonly fieldSelector?: string;
 }
 
-/** A recorded object (JSON as the server sent it). */
+/**
+ * A recorded object (JSON as the server sent it).
+ *
+ * @example
+ * ```ts
+ * const name = (o: RecordedObject) => (o['metadata'] as { name?: string } | undefined)?.name;
+ * ```
+ */
 export type RecordedObject = { readonly [field: string]: unknown };
 
 /**
@@ -50,7 +57,14 @@ export type RecordedEvent =
   | { readonly type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; readonly object: RecordedObject }
   | { readonly type: 'MALFORMED'; readonly line: string };
 
-/** A list or event line of a recording. */
+/**
+ * A list or event line of a recording.
+ *
+ * @example
+ * ```ts
+ * const events = recording.entries.filter((e): e is Extract<RecordedTraffic, { type: 'event' }> => e.type === 'event');
+ * ```
+ */
 export type RecordedTraffic = Extract<RecordingEntry, { type: 'list' | 'event' }>;
 
 /**
@@ -70,7 +84,14 @@ export interface Recording {
   readonly endedAt?: number;
 }
 
-/** The `format` of a recording's header line. */
+/**
+ * The `format` of a recording's header line.
+ *
+ * @example
+ * ```ts
+ * JSON.parse(firstLine).format === RECORDING_FORMAT; // 'rxkube-traffic'
+ * ```
+ */
 export const RECORDING_FORMAT = 'rxkube-traffic';
 
 const isObject = (v: unknown): v is { [k: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);

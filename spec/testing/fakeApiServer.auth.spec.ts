@@ -71,7 +71,7 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
     expect((await get('/version')).major).toBe('1');
     api.registerResource({ group: 'example.com', version: 'v1alpha1', plural: 'gadgets', kind: 'Gadget', namespaced: false });
     const groups = await get('/apis');
-    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual(['apiextensions.k8s.io', 'apps', 'coordination.k8s.io', 'events.k8s.io', 'example.com']);
+    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual(['apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'events.k8s.io', 'example.com', 'rbac.authorization.k8s.io']);
     const coordination = await get('/apis/coordination.k8s.io/v1');
     expect(coordination.resources[0]).toMatchObject({ name: 'leases', kind: 'Lease', namespaced: true, singularName: 'lease' });
     const ex = await get('/apis/example.com/v1alpha1');

@@ -102,6 +102,16 @@ describe('kubectl create <subcommand> (protobuf bodies)', () => {
     ]);
   });
 
+  it('kubectl create clusterrole and clusterrolebinding (cluster-scoped, protobuf too)', async () => {
+    expect(await ok('create', 'clusterrole', 'node-reader', '--verb=get', '--resource=nodes')).toBe('clusterrole.rbac.authorization.k8s.io/node-reader created');
+    expect(await ok('create', 'clusterrolebinding', 'read-nodes', '--clusterrole=node-reader', '--group=ops')).toBe('clusterrolebinding.rbac.authorization.k8s.io/read-nodes created');
+    const rbac = api.kubeConfig().makeApiClient(RbacAuthorizationV1Api);
+    expect((await rbac.readClusterRole({ name: 'node-reader' })).rules).toEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }]);
+    const crb = await rbac.readClusterRoleBinding({ name: 'read-nodes' });
+    expect(crb.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-reader' });
+    expect(crb.subjects).toEqual([{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'ops' }]);
+  });
+
   it('kubectl create job: the pod template with its command and restartPolicy Never', async () => {
     expect(await ok('create', 'job', 'once', '--image=busybox', '--', 'sh', '-c', 'echo hi')).toBe('job.batch/once created');
     const job = await api.kubeConfig().makeApiClient(BatchV1Api).readNamespacedJob({ name: 'once', namespace: 'default' });

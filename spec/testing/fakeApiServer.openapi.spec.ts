@@ -4,6 +4,7 @@ import * as clientNode from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { wireFields } from '../../lib/testing/fakeApiServer/protobuf/wire.js';
 import { kubeRequest } from './kubeRequest.js';
 
 type Doc = { paths: Record<string, Record<string, { 'x-kubernetes-group-version-kind'?: object; parameters?: { name: string; in: string }[] }>>; components: { schemas: Record<string, Schema> } };
@@ -119,14 +120,24 @@ describe('fake API server: OpenAPI', () => {
     expect(doc.paths['/apis/example.com/v1/gadgets/{name}']).toBeDefined();
   });
 
-  it('/openapi/v2 is Swagger 2.0 JSON with every definition; a protobuf-only Accept is a 406', async () => {
+  it('/openapi/v2 is Swagger 2.0 JSON with every definition; an Accept of neither JSON nor gnostic protobuf is a 406', async () => {
     const v2 = await getJson<{ swagger: string; definitions: Record<string, Schema>; paths: Record<string, unknown> }>('/openapi/v2');
     expect(v2.swagger).toBe('2.0');
     expect(v2.definitions['io.k8s.api.coordination.v1.Lease']['x-kubernetes-group-version-kind']).toEqual([{ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease' }]);
-    expect(v2.definitions['io.k8s.api.core.v1.Pod'].properties!.spec.allOf![0].$ref).toBe('#/definitions/io.k8s.api.core.v1.PodSpec');
+    expect(v2.definitions['io.k8s.api.core.v1.Pod'].properties!.spec.$ref).toBe('#/definitions/io.k8s.api.core.v1.PodSpec'); // v2: $ref beside the description, no allOf
     expect(v2.paths['/api/v1/namespaces/{namespace}/pods/{name}']).toBeDefined();
+    expect((await kubeRequest(kc, '/openapi/v2', { headers: { Accept: 'text/html' } })).status).toBe(406);
+  });
+
+  it('/openapi/v2 as gnostic protobuf (what client-go asks for): Document.swagger, info and every definition by name', async () => {
     const pb = await kubeRequest(kc, '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
-    expect(pb.status).toBe(406);
+    expect(pb.status).toBe(200);
+    expect(pb.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    const fields = [...wireFields(pb.body)];
+    expect(fields.find((f) => f.number === 1)?.value).toEqual(Buffer.from('2.0'));
+    const definitions = fields.find((f) => f.number === 9)!.value as Uint8Array;
+    const names = [...wireFields(definitions)].map((named) => Buffer.from([...wireFields(named.value as Uint8Array)].find((f) => f.number === 1)!.value as Uint8Array).toString());
+    expect(names).toEqual(expect.arrayContaining(['io.k8s.api.core.v1.Pod', 'io.k8s.api.core.v1.PodSpec', 'io.k8s.api.apps.v1.Deployment', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']));
   });
 
   it('OpenAPI needs authentication like any other path', async () => {

@@ -116,6 +116,13 @@ describe('kubectl and the fake server\'s OpenAPI', () => {
     expect(out).toMatch(/restartPolicy\t<string>/);
   });
 
+  it('kubectl explain --output=plaintext-openapiv2 reads /openapi/v2 as gnostic protobuf', async () => {
+    const out = await ok('explain', 'pods.spec.containers', '--output=plaintext-openapiv2');
+    expect(out).toContain('RESOURCE: containers <[]Object>');
+    expect(out).toContain('List of containers belonging to the pod.');
+    expect(out).toMatch(/FIELDS:\n\s+args\t<\[\]string>/);
+  });
+
   it('kubectl explain deployments.spec.replicas reaches nested fields of another group', async () => {
     const out = await ok('explain', 'deployments.spec.replicas');
     expect(out).toContain('GROUP:      apps');

@@ -106,6 +106,12 @@ export function discoveryV3(docs: ReadonlyMap<string, { hash: string }>): JsonOb
 const toV2Refs = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(toV2Refs);
   if (typeof v !== 'object' || v === null) return v;
+  // v3's `allOf: [{$ref}]` (a reference with a description of its own) is `$ref` beside the
+  // description in kube's v2, which is what v2 readers (kubectl's proto models) follow.
+  const { allOf, ...rest } = v as { allOf?: unknown; [k: string]: unknown };
+  if (Array.isArray(allOf) && allOf.length === 1 && typeof (allOf[0] as { $ref?: unknown }).$ref === 'string' && !('$ref' in rest)) {
+    return toV2Refs({ ...rest, $ref: (allOf[0] as { $ref: string }).$ref });
+  }
   return Object.fromEntries(
     Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace(REF, '#/definitions/') : toV2Refs(x)]),
   );

@@ -7,6 +7,10 @@ import { toType, type JsonObject } from '../resources.js';
 import { methodNotAllowed } from '../status.js';
 import { allGroupVersionDocuments, discoveryV3, swaggerV2, type OpenApiSource } from './documents.js';
 import type { ClientNodeModels } from './modelSchemas.js';
+import { swaggerV2Protobuf } from './swaggerProtobuf.js';
+
+/** The media types client-go asks `/openapi/v2` for (gnostic's protobuf): the old one with `@`, and the one kube answers with. */
+const OPENAPI_V2_PROTOBUF = ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'];
 
 /** Whether `path` is one of the OpenAPI endpoints {@link serveOpenApi} answers. */
 export const isOpenApiPath = (path: string): boolean => path === '/openapi/v2' || path === '/openapi/v3' || path.startsWith('/openapi/v3/');
@@ -41,22 +45,30 @@ function storedCrds(ctx: ServerContext): Map<string, JsonObject> {
 }
 
 /**
- * Serves `/openapi/v2` (Swagger 2.0, JSON) and `/openapi/v3` (the discovery document) with one
+ * Serves `/openapi/v2` (Swagger 2.0, as JSON or as gnostic's protobuf, which client-go asks for)
+ * and `/openapi/v3` (the discovery document) with one
  * document per group-version (`/openapi/v3/apis/apps/v1?hash=...`), built at each request from
  * what is served now, so custom resources appear and vanish with their CRDs. As kube-openapi: a
  * stale `hash` is a 301 to the current URL, a matching one is cacheable for a year, an Accept
- * header without JSON (protobuf only) is a 406.
+ * header that allows neither JSON nor (on v2) gnostic protobuf is a 406.
  */
 export async function serveOpenApi(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed();
-  if (!acceptsJson(req.headers.accept)) {
+  const protobufV2 = url.pathname === '/openapi/v2' && OPENAPI_V2_PROTOBUF.some((t) => (req.headers.accept ?? '').includes(t));
+  if (!protobufV2 && !acceptsJson(req.headers.accept)) {
     notAcceptable(res);
     return;
   }
   const models = (await import('@kubernetes/client-node')) as unknown as ClientNodeModels;
   const source: OpenApiSource = { types: ctx.types.all(), crds: storedCrds(ctx), models };
   if (url.pathname === '/openapi/v2') {
-    writeJson(res, 200, JSON.stringify(swaggerV2(source)));
+    if (!protobufV2) {
+      writeJson(res, 200, JSON.stringify(swaggerV2(source)));
+      return;
+    }
+    const body = swaggerV2Protobuf(swaggerV2(source));
+    res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF[1], 'Content-Length': body.length }); // '@' is no valid media type character
+    res.end(body);
     return;
   }
   const docs = allGroupVersionDocuments(source);

@@ -75,6 +75,61 @@ const redact = (obj: RecordedObject): RecordedObject => {
 
 type Step = { readonly next: 'list' } | { readonly next: 'watch'; readonly rv: string };
 
+/** What one stream's recording loop needs. */
+interface StreamContext {
+  readonly lw: ListWatch<RecordedObject>;
+  readonly stream: number;
+  readonly spec: RecordedStream;
+  readonly write: (e: RecordingEntry) => void;
+  /** Milliseconds since the recording started. */
+  readonly t: () => number;
+  readonly clean: (o: RecordedObject) => RecordedObject;
+  readonly onError: (e: unknown) => void;
+  readonly options: RecordTrafficOptions;
+  readonly scheduler: SchedulerLike;
+}
+
+/**
+ * One stream's loop, as a step machine: list (all pages, written as one entry), then watch from
+ * the list's resourceVersion; when the server ends the watch, watch again from the last one seen;
+ * after an ERROR event, or after a failed request and `retryDelayMs`, list again. Never completes.
+ */
+function streamTraffic({ lw, stream, spec, write, t, clean, onError, options, scheduler }: StreamContext): Observable<never> {
+  const { resource } = spec;
+  const typed = (o: RecordedObject): RecordedObject =>
+    clean(resource.kind && o['kind'] === undefined ? { apiVersion: resource.group ? `${resource.group}/${resource.version}` : resource.version, kind: resource.kind, ...o } : o);
+  const list$ = lw.list({ limit: options.pageSize ?? 500 }).pipe(
+    reduce((acc: { rv: string; items: RecordedObject[] }, page) => ({ rv: page.resourceVersion, items: [...acc.items, ...page.items] }), { rv: '', items: [] }),
+    map(({ rv, items }): Step => {
+      write({ type: 'list', stream, t: t(), resourceVersion: rv, items: items.map(typed) });
+      return { next: 'watch', rv };
+    }),
+  );
+  const watch$ = (rv: string): Observable<Step> =>
+    defer(() => {
+      let last = rv;
+      let expired = false;
+      const record = (e: WatchEvent<RecordedObject>): void => {
+        const event: RecordedEvent = e.type === 'MALFORMED' ? { type: 'MALFORMED', line: e.line } : { type: e.type, object: e.type === 'ERROR' ? (e.object as unknown as RecordedObject) : typed(e.object) };
+        write({ type: 'event', stream, t: t(), event });
+        if (e.type === 'ERROR') expired = true;
+        else if (e.type !== 'MALFORMED') last = resourceVersionOf(e.object) ?? last;
+      };
+      return concat(
+        lw.watch({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: options.watchTimeoutSeconds ?? 300 }).pipe(tap(record), ignoreElements()),
+        defer(() => of<Step>(expired ? { next: 'list' } : { next: 'watch', rv: last })),
+      );
+    });
+  const step = (s: Step): Observable<Step> =>
+    (s.next === 'list' ? list$ : watch$(s.rv)).pipe(
+      catchError((err: unknown) => {
+        onError(err);
+        return timer(options.retryDelayMs ?? 1000, scheduler).pipe(map((): Step => ({ next: 'list' })));
+      }),
+    );
+  return of<Step>({ next: 'list' }).pipe(expand(step, 1), ignoreElements());
+}
+
 /**
  * Records a cluster's list and watch traffic for `resources` into `file` (JSON lines, see
  * {@link RecordingEntry}), through rxkube's own transport: each stream is listed (paged), then
@@ -115,44 +170,20 @@ export function recordTraffic(source: KubeConfig | Transport, resources: Readonl
   write({ type: 'header', format: RECORDING_FORMAT, version: 1, startedAt: new Date(start).toISOString(), streams });
 
   const sub: Subscription = merge(
-    ...streams.map((s, i) => streamTraffic(listWatch<RecordedObject>(source, s.resource, { namespace: s.namespace, labelSelector: s.labelSelector, fieldSelector: s.fieldSelector }), i, s)),
-  ).subscribe();
-
-  function streamTraffic(lw: ListWatch<RecordedObject>, stream: number, s: RecordedStream): Observable<never> {
-    const t = () => scheduler.now() - start;
-    const typed = (o: RecordedObject): RecordedObject =>
-      clean(s.resource.kind && o['kind'] === undefined ? { apiVersion: s.resource.group ? `${s.resource.group}/${s.resource.version}` : s.resource.version, kind: s.resource.kind, ...o } : o);
-    const list$ = lw.list({ limit: options.pageSize ?? 500 }).pipe(
-      reduce((acc: { rv: string; items: RecordedObject[] }, page) => ({ rv: page.resourceVersion, items: [...acc.items, ...page.items] }), { rv: '', items: [] }),
-      map(({ rv, items }): Step => {
-        write({ type: 'list', stream, t: t(), resourceVersion: rv, items: items.map(typed) });
-        return { next: 'watch', rv };
+    ...streams.map((spec, stream) =>
+      streamTraffic({
+        lw: listWatch<RecordedObject>(source, spec.resource, { namespace: spec.namespace, labelSelector: spec.labelSelector, fieldSelector: spec.fieldSelector }),
+        stream,
+        spec,
+        write,
+        t: () => scheduler.now() - start,
+        clean,
+        onError: (e) => errors$.next(e),
+        options,
+        scheduler,
       }),
-    );
-    const watch$ = (rv: string): Observable<Step> =>
-      defer(() => {
-        let last = rv;
-        let expired = false;
-        const record = (e: WatchEvent<RecordedObject>): void => {
-          const event: RecordedEvent = e.type === 'MALFORMED' ? { type: 'MALFORMED', line: e.line } : { type: e.type, object: e.type === 'ERROR' ? (e.object as unknown as RecordedObject) : typed(e.object) };
-          write({ type: 'event', stream, t: t(), event });
-          if (e.type === 'ERROR') expired = true;
-          else if (e.type !== 'MALFORMED') last = resourceVersionOf(e.object) ?? last;
-        };
-        return concat(
-          lw.watch({ resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: options.watchTimeoutSeconds ?? 300 }).pipe(tap(record), ignoreElements()),
-          defer(() => of<Step>(expired ? { next: 'list' } : { next: 'watch', rv: last })),
-        );
-      });
-    const step = (s: Step): Observable<Step> =>
-      (s.next === 'list' ? list$ : watch$(s.rv)).pipe(
-        catchError((err: unknown) => {
-          errors$.next(err);
-          return timer(options.retryDelayMs ?? 1000, scheduler).pipe(map((): Step => ({ next: 'list' })));
-        }),
-      );
-    return of<Step>({ next: 'list' }).pipe(expand(step, 1), ignoreElements());
-  }
+    ),
+  ).subscribe();
 
   let stopped: Promise<void> | undefined;
   return {

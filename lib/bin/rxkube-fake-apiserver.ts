@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { startFakeApiServer } from '../testing/index.js';
 import { readManifests } from '../testing/fakeApiServer/readManifests.js';
 import { definitionFromCrd } from '../testing/fakeApiServer/customResourceDefinitions.js';
+import { readRecording } from '../testing/record/recording.js';
 
 const USAGE = `usage: rxkube-fake-apiserver [options]
 
@@ -26,6 +27,8 @@ options:
   --bookmark-interval-ms N  bookmark interval on watches that allow bookmarks (default 60000)
   --no-auth              accept requests without a token
   --crd FILE             serve the CustomResourceDefinitions in FILE (YAML or JSON; repeatable)
+  --replay FILE          seed the server with a recording (recordTraffic's JSON lines) and play its
+                         events at their recorded times
   -h, --help             show this help
 
 Faults can be driven over HTTP: POST /rxkube/faults/{dropWatches|dropEvents|sendWatchError|failNext|
@@ -57,6 +60,7 @@ async function main(): Promise<void> {
         'bookmark-interval-ms': { type: 'string' },
         'no-auth': { type: 'boolean' },
         crd: { type: 'string', multiple: true },
+        replay: { type: 'string' },
         'client-cert-auth': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -99,6 +103,16 @@ async function main(): Promise<void> {
       }
       api.create('customresourcedefinitions.apiextensions.k8s.io', obj);
     }
+  }
+  if (values.replay) {
+    let recording;
+    try {
+      recording = await readRecording(values.replay);
+    } catch (e) {
+      await api.close();
+      fail(`--replay ${values.replay}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    api.replay(recording);
   }
   if (values.kubeconfig) await api.writeKubeConfig(values.kubeconfig);
   process.stdout.write(`listening on ${api.url}\n`);

@@ -1,4 +1,5 @@
 import type { JsonObject, ResourceType } from '../resources.js';
+import { hasStatusSubresource } from '../statusStrategy.js';
 
 const query = (name: string, description: string): JsonObject => ({ name, in: 'query', description, schema: { type: 'string', uniqueItems: true } });
 const DRY_RUN = query('dryRun', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed');
@@ -25,7 +26,7 @@ export interface PathRefs {
 /**
  * The OpenAPI v3 paths kube publishes for one resource: list (and across namespaces), create and
  * deletecollection on the collection; get, replace, patch and delete by name; and the status
- * subresource. Each operation carries `x-kubernetes-action` and `x-kubernetes-group-version-kind`.
+ * subresource where the type has one. Each operation carries `x-kubernetes-action` and `x-kubernetes-group-version-kind`.
  */
 export function resourcePaths(type: ResourceType, refs: PathRefs): JsonObject {
   const gvk = { group: type.group, version: type.version, kind: type.kind };
@@ -66,11 +67,13 @@ export function resourcePaths(type: ResourceType, refs: PathRefs): JsonObject {
       delete: op('delete', `delete${scoped}${type.kind}`, '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status', [DRY_RUN]),
       parameters: [pathParam('name', `name of the ${type.kind}`), ...(type.namespaced ? [NAMESPACE] : []), PRETTY],
     },
-    [`${collection}/{name}/status`]: {
+  };
+  if (hasStatusSubresource(type)) {
+    paths[`${collection}/{name}/status`] = {
       ...byName(refs.status, 'Status'),
       parameters: [pathParam('name', `name of the ${type.kind}`), ...(type.namespaced ? [NAMESPACE] : []), PRETTY],
-    },
-  };
+    };
+  }
   if (type.namespaced) {
     paths[`${root}/${type.plural}`] = { get: op('list', `list${type.kind}ForAllNamespaces`, refs.list, LIST_PARAMS), parameters: [PRETTY] };
   }

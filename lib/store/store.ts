@@ -1,7 +1,7 @@
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
-import type { KubeObject, KubeObjectLike } from '../meta/kubeObject.js';
+import type { KubeObject } from '../meta/kubeObject.js';
 import { checkIndexers, IndexConflictError, IndexNotFoundError } from './indexErrors.js';
 import type { IndexFunc, Indexers } from './indexers.js';
 import { metaNamespaceIndexFunc, NamespaceIndex } from './indexers.js';

@@ -1,6 +1,6 @@
 import { Observable, Subject } from 'rxjs';
 import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
-import type { KubeObject, KubeObjectLike } from '../meta/kubeObject.js';
+import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';
 import type { StoreOptions } from './store.js';

@@ -34,7 +34,10 @@ export function checkControllerOptions<T extends KubeObjectLike>(name: string, o
   }
   const concurrency = options.concurrency ?? 1;
   if (!Number.isInteger(concurrency) || concurrency < 1) fail(`concurrency must be a whole number >= 1, got ${shown(concurrency)}`);
-  for (const field of ['cacheSyncTimeout', 'reconcileTimeout'] as const) {
+  if (options.readYourWrites !== undefined && typeof options.readYourWrites !== 'boolean') {
+    fail(`readYourWrites must be true or false, got ${shown(options.readYourWrites)}`);
+  }
+  for (const field of ['cacheSyncTimeout', 'reconcileTimeout', 'readYourWritesTimeout'] as const) {
     const ms = options[field];
     if (ms !== undefined && !(typeof ms === 'number' && ms > 0)) {
       fail(`${field} must be a number of milliseconds > 0 (Infinity: none), got ${shown(ms)}`);
@@ -45,6 +48,12 @@ export function checkControllerOptions<T extends KubeObjectLike>(name: string, o
   }
   for (const field of ['leading$', 'keyFilter$'] as const) {
     if (options[field] !== undefined && !isObservable(options[field])) fail(`${field} must be an Observable, got ${shown(options[field])}`);
+  }
+  if (options.sources !== undefined) {
+    if (!Array.isArray(options.sources)) fail(`sources must be an array of Observables of keys, got ${shown(options.sources)}`);
+    options.sources.forEach((s, i) => {
+      if (!isObservable(s)) fail(`sources[${i}] must be an Observable of keys, got ${shown(s)}`);
+    });
   }
   for (const field of ['owns', 'watches'] as const) {
     const list: unknown = options[field];

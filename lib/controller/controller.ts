@@ -4,13 +4,11 @@ import {
   Subject,
   Subscription,
   asyncScheduler,
-  combineLatest,
   filter,
   map,
-  take,
+  merge,
   type SchedulerLike,
 } from 'rxjs';
-import type { HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../informer/errorLogger.js';
@@ -21,13 +19,19 @@ import { newReconcileId } from './reconcileId.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
 import { runReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
+import { requeueAfter } from './requeueAfter.js';
+import type { OwnWritesOutcome } from './awaitOwnWrites.js';
+import { OwnWritesGate } from './ownWritesGate.js';
+import { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
+import { WriteLedger, kindOf, watchedCache } from './writeLedger.js';
+import { recordWrite } from '../write/writeTracker.js';
 import type { Controller, ControllerError, ControllerOptions } from './controllerOptions.js';
-import {
-  changePriority,
-  owned,
-  primaryKey,
-  type TriggerSource,
-} from './triggerSource.js';
+import type { ReconcileContext } from './reconciler.js';
+import { owned, type TriggerSource } from './triggerSource.js';
+import { ControllerSources } from './controllerSources.js';
+import type { ControllerSourceError } from './controllerSourceError.js';
+import { forKeys, triggerKeys, type KeySource } from './keySource.js';
+import type { ReconcileReport } from './reconcileReport.js';
 
 // The options and the interface live in controllerOptions.ts; exported from here too.
 export type { Controller, ControllerError, ControllerOptions, ForInformer } from './controllerOptions.js';
@@ -41,6 +45,9 @@ type SlotState = { readonly kind: 'idle' } | { readonly kind: 'waiting'; readonl
 interface Slot {
   state: SlotState;
 }
+
+/** How long a key waits for its own writes by default (`readYourWritesTimeout`), in ms. */
+export const DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS = 5000;
 
 const IDLE_SLOT: SlotState = { kind: 'idle' };
 const BUSY_SLOT: SlotState = { kind: 'busy' };
@@ -94,14 +101,17 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
   readonly status$: Observable<ControllerStatus>;
   readonly errors$: Observable<ControllerError>;
   readonly metrics$: Observable<ControllerMetricEvent>;
+  readonly results$: Observable<ReconcileReport>;
 
   private readonly scheduler: SchedulerLike;
+  private readonly results = new Subject<ReconcileReport>();
+  private readonly keySources: ControllerSources;
+  private syncTimeout: Subscription | undefined;
   private readonly statusSubject = new BehaviorSubject<ControllerStatus>('idle');
   private readonly errors = new Subject<ControllerError>();
   private readonly metrics = new Subject<ControllerMetricEvent>();
   private readonly slots: Slot[];
   private readonly controls = new Subscription();
-  private registrations: HandlerRegistration[] = [];
   private keyFilter: (key: string) => boolean;
   private leading = true;
   private synced = false;
@@ -111,6 +121,9 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
   private errorsTotal = 0;
   private terminalTotal = 0;
   private timeoutsTotal = 0;
+  private ownWritesWaits = 0;
+  private ownWritesTimeouts = 0;
+  private readonly gate: OwnWritesGate | undefined;
 
   constructor(
     readonly name: string,
@@ -121,12 +134,62 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
     this.status$ = this.statusSubject.asObservable();
-    this.errors$ = this.errors.asObservable();
-    this.metrics$ = this.metrics.asObservable();
+    this.results$ = this.results.asObservable();
+    // Errors and metrics of reconciles are derived from results$; the rest are the controller's own.
+    this.errors$ = merge(
+      this.errors,
+      this.results.pipe(
+        filter((r) => r.result === 'error'),
+        map((r) => new ReconcileError(this.name, r.key, r.error, r.terminal, r.retries, r.reconcileId)),
+      ),
+    );
+    this.metrics$ = merge(
+      this.metrics,
+      this.results.pipe(
+        map((r): ControllerMetricEvent => ({
+          type: 'reconcile',
+          result: r.result,
+          seconds: r.seconds,
+          terminal: r.terminal,
+          timeout: r.timeout,
+          reconcileId: r.reconcileId,
+        })),
+      ),
+    );
+    this.keySources = new ControllerSources({
+      name,
+      enqueue: (key, priority) => this.enqueue(key, priority),
+      report: (e: ControllerSourceError) => this.errors.next(e),
+      synced: () => this.onSynced(),
+    });
+    this.addOwnSources();
+    (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
     this.slots = Array.from({ length: concurrency }, () => ({ state: IDLE_SLOT }));
     this.keyFilter = options.keyFilter$ === undefined ? () => true : () => false;
     // The log is one subscriber of errors$ (no second error channel).
     this.errors$.subscribe(errorLogger(options.logger, { scheduler: this.scheduler }));
+    this.gate = options.readYourWrites === false ? undefined : this.ownWritesGate();
+  }
+
+  private ownWritesGate(): OwnWritesGate {
+    const forKind = this.options.forKind === undefined ? undefined : kindOf(this.options.forKind);
+    const caches = [watchedCache(this.options.for, forKind), ...this.sources.map((s) => watchedCache(s.informer, undefined))];
+    return new OwnWritesGate(new WriteLedger(caches), {
+      timeoutMs: this.options.readYourWritesTimeout ?? DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS,
+      scheduler: this.scheduler,
+      report: (key, outcome) => this.reportOwnWrites(key, outcome),
+    });
+  }
+
+  private reportOwnWrites(key: string, outcome: OwnWritesOutcome): void {
+    this.ownWritesWaits++;
+    const timedOut = outcome.kind === 'timedOut';
+    this.metrics.next({ type: 'ownWritesWait', seconds: outcome.waitedMs / 1000, timedOut });
+    if (outcome.kind === 'timedOut') {
+      this.ownWritesTimeouts++;
+      const timeoutMs = this.options.readYourWritesTimeout ?? DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS;
+      this.errors.next(new OwnWritesTimeoutError(this.name, key, timeoutMs, outcome.pending));
+    }
   }
 
   status(): ControllerStatus {
@@ -141,36 +204,43 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
       reconcileErrorsTotal: this.errorsTotal,
       terminalReconcileErrorsTotal: this.terminalTotal,
       reconcileTimeoutsTotal: this.timeoutsTotal,
+      ownWritesWaitsTotal: this.ownWritesWaits,
+      ownWritesTimeoutsTotal: this.ownWritesTimeouts,
     };
   }
 
   start(): void {
     if (this.status() !== 'idle') return;
     this.statusSubject.next('waitingForSync');
-    const primary = this.options.for;
-    const predicates = this.options.predicates ?? [];
-    this.registrations.push(
-      primary.addEventHandler(
-        {
-          next: (n: Notification<T>) => {
-            if (predicates.every((p) => p(n))) this.enqueue(primaryKey(n), changePriority(n));
-          },
-        },
-        { name: `${this.name}/for` },
-      ),
+    this.watchControls();
+    this.keySources.start();
+  }
+
+  addSource(source: KeySource, name?: string): Subscription {
+    return this.keySources.add(source, name);
+  }
+
+  // for, owns and watches: sources built from the informers, each told to the read-your-own-writes
+  // gate first; the controller reconciles once all of them have synced.
+  private addOwnSources(): void {
+    const forKind = this.options.forKind;
+    // Read at each change (the gate is made after the sources): undefined when it is off.
+    const seen = (cache: number) => (n: Notification<KubeObjectLike>) => this.gate?.saw(cache, n);
+    this.keySources.add(
+      forKeys(this.options.for, this.options.predicates ?? [], { name: `${this.name}/for`, seen: seen(0) }),
+      'for',
+      true,
     );
     this.sources.forEach((source, i) => {
-      const handler = {
-        next: (n: Notification<never>) => {
-          const priority = changePriority(n as Notification<KubeObjectLike>);
-          for (const key of source.keysOf(n, this.options.forKind)) this.enqueue(key, priority);
-        },
-      };
-      this.registrations.push(source.informer.addEventHandler(handler, { name: `${this.name}/source${i}` }));
+      const options = { name: `${this.name}/source${i}`, seen: seen(i + 1) as (n: Notification<never>) => ReadonlySet<string> | undefined };
+      this.keySources.add(triggerKeys(source, forKind, options), `source${i}`, true);
     });
-    this.watchControls();
-    primary.start();
-    for (const source of this.sources) source.informer.start();
+  }
+
+  private onSynced(): void {
+    this.syncTimeout?.unsubscribe();
+    this.synced = true;
+    this.updateWorkers();
   }
 
   stop(): Promise<void> {
@@ -207,26 +277,13 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
       );
     }
     const timeoutMs = this.options.cacheSyncTimeout ?? 120_000;
-    const syncTimeout = longTimer(timeoutMs, this.scheduler)
+    this.syncTimeout = longTimer(timeoutMs, this.scheduler)
       .pipe(map(() => new CacheSyncTimeoutError(this.name, timeoutMs)))
       .subscribe((e) => {
         this.errors.next(e);
         this.stopping ??= new Promise<void>((resolve) => this.tearDown('failed', resolve));
       });
-    this.controls.add(syncTimeout);
-    // Handlers (not only informers) synced: every initial-list key is queued before workers start.
-    this.controls.add(
-      combineLatest(this.registrations.map((r) => r.synced$))
-        .pipe(
-          filter((all) => all.every(Boolean)),
-          take(1),
-        )
-        .subscribe(() => {
-          syncTimeout.unsubscribe();
-          this.synced = true;
-          this.updateWorkers();
-        }),
-    );
+    this.controls.add(this.syncTimeout);
   }
 
   private setKeyFilter(next: (key: string) => boolean): void {
@@ -275,27 +332,60 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
 
   private process({ key, priority }: QueueItem<string>, slot: Slot): void {
     if (!this.keyFilter(key)) {
-      // No longer this replica's key: drop it (another replica reconciles it).
+      // No longer this replica's key: drop it (another replica reconciles it), and its writes.
       this.queue.forget(key);
+      this.gate?.forget(key);
       this.queue.done(key);
       this.takeNext(slot);
       return;
     }
+    if (this.gate === undefined) return this.reconcile(key, priority, slot, 0);
+    this.gate.gate(
+      key,
+      (waited) => this.reconcile(key, priority, slot, waited),
+      () => {
+        this.queue.done(key);
+        this.takeNext(slot);
+      },
+    );
+  }
+
+  private reconcile(key: string, priority: number, slot: Slot, waited: number): void {
     this.active++;
     const startedAt = this.scheduler.now();
     const retries = this.queue.numRequeues(key);
-    const abort = new AbortController();
+    // Made on first use: most reconciles never read their signal, and an AbortController (with its
+    // signal) costs more than the rest of a trivial reconcile's bookkeeping.
+    let aborter: AbortController | undefined;
+    const abort = { abort: () => (aborter ??= new AbortController()).abort() };
     const reconcileId = newReconcileId();
-    const ctx = { object: this.options.for.getByKey(key), priority, retries, signal: abort.signal, reconcileId };
+    const tracker = this.gate?.tracker(key) ?? { wrote: () => undefined };
+    const ctx: ReconcileContext<T> = {
+      object: this.options.for.getByKey(key),
+      priority,
+      retries,
+      get signal() {
+        return (aborter ??= new AbortController()).signal;
+      },
+      reconcileId,
+      wrote: tracker.wrote,
+      track: async <R>(write: PromiseLike<R>) => recordWrite(tracker, await write),
+    };
     runReconcile(this.options.reconcile, key, ctx, abort, {
       timeoutMs: this.options.reconcileTimeout,
       scheduler: this.scheduler,
       priority,
-    }).subscribe((outcome) => this.finish(key, outcome, startedAt, { retries, reconcileId }, slot));
+    }).subscribe((outcome) => this.finish(key, outcome, startedAt, { retries, reconcileId, priority, waited }, slot));
   }
 
-  private finish(key: string, outcome: ReconcileOutcome, startedAt: number, run: { retries: number; reconcileId: string }, slot: Slot): void {
-    const { retries, reconcileId } = run;
+  private finish(
+    key: string,
+    outcome: ReconcileOutcome,
+    startedAt: number,
+    run: { retries: number; reconcileId: string; priority: number; waited: number },
+    slot: Slot,
+  ): void {
+    const { retries, reconcileId, priority, waited } = run;
     const seconds = (this.scheduler.now() - startedAt) / 1000;
     this.totals[outcome.result]++;
     const terminal = outcome.result === 'error' && outcome.terminal;
@@ -305,11 +395,22 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
       if (terminal) this.terminalTotal++;
       if (timeout) this.timeoutsTotal++;
     }
-    // Reported before `done`: the key done may end a drain, and with it errors$ and metrics$.
-    this.metrics.next({ type: 'reconcile', result: outcome.result, seconds, terminal, timeout, reconcileId });
-    if (outcome.result === 'error') this.errors.next(new ReconcileError(this.name, key, outcome.error, terminal, retries, reconcileId));
+    // Reported before `done`: the key done may end a drain, and with it results$ (errors$, metrics$).
+    this.results.next({
+      key,
+      result: outcome.result,
+      error: outcome.result === 'error' ? outcome.error : undefined,
+      terminal,
+      timeout,
+      seconds,
+      requeueAfterMs: outcome.result === 'requeue_after' ? outcome.ms : undefined,
+      priority,
+      retries,
+      ownWritesWaitSeconds: waited,
+      reconcileId,
+    });
     try {
-      this.requeue(key, outcome);
+      requeueAfter(this.queue, key, outcome, this.keyFilter);
     } catch (e) {
       // A rate limiter that answered no delay (InvalidDelayError): the key is let go (not retried
       // until it changes) and reported, never left in flight with its worker dead.
@@ -321,37 +422,11 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.takeNext(slot);
   }
 
-  private requeue(key: string, outcome: ReconcileOutcome): void {
-    const q = this.queue;
-    if (q.shuttingDown()) return;
-    switch (outcome.result) {
-      case 'success':
-        q.forget(key);
-        return;
-      case 'requeue_after':
-        q.forget(key);
-        if (this.keyFilter(key)) q.addAfter(key, outcome.ms, { priority: outcome.priority });
-        return;
-      case 'requeue':
-        if (this.keyFilter(key)) q.addRateLimited(key, { priority: outcome.priority });
-        return;
-      case 'error': {
-        if (outcome.terminal) {
-          q.forget(key);
-          return;
-        }
-        if (!this.keyFilter(key)) return;
-        // The server said when (429 + Retry-After): then, as the reflector does, not the limiter's schedule.
-        if (outcome.retryAfterMs !== undefined) q.addAfter(key, outcome.retryAfterMs, { priority: outcome.priority });
-        else q.addRateLimited(key, { priority: outcome.priority });
-      }
-    }
-  }
-
   private tearDown(final: 'stopped' | 'failed', resolve: () => void): void {
-    for (const r of this.registrations) r.remove();
-    this.registrations = [];
+    this.keySources.close();
     this.controls.unsubscribe();
+    // Keys waiting for their own writes are let go unreconciled (as keys still queued are).
+    this.gate?.close();
     for (const slot of this.slots) {
       if (slot.state.kind === 'waiting') slot.state.sub.unsubscribe();
       if (slot.state.kind !== 'busy') slot.state = IDLE_SLOT;
@@ -361,6 +436,7 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
       complete: () => {
         this.statusSubject.next(final);
         this.statusSubject.complete();
+        this.results.complete();
         this.errors.complete();
         this.metrics.complete();
         resolve();

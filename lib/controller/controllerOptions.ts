@@ -1,10 +1,14 @@
-import type { Observable, SchedulerLike } from 'rxjs';
+import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { LoggerOption } from '../informer/errorLogger.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
+import type { ControllerSourceError } from './controllerSourceError.js';
+import type { KeySource } from './keySource.js';
+import type { ReconcileReport } from './reconcileReport.js';
 import type { RateLimiter } from '../workqueue/rateLimiter.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
 import type { ChangePredicate } from './changePredicate.js';
 import type { CacheSyncTimeoutError, ControllerInputError, ReconcileError } from './controllerErrors.js';
+import type { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import type { Reconciler } from './reconciler.js';
 import type { OwnerKind, TriggerInformer, TriggerSource } from './triggerSource.js';
@@ -50,12 +54,29 @@ export interface ControllerOptions<T extends KubeObjectLike> {
   readonly owns?: ReadonlyArray<TriggerInformer<KubeObjectLike> | TriggerSource>;
   /** Other objects mapped to keys: `watch(informer, obj => keys)`. */
   readonly watches?: ReadonlyArray<TriggerSource>;
+  /**
+   * Any other Observables of keys (`'ns/name'` or `{ key, priority }`): subscribed from `start()`.
+   * They do not hold the first reconcile back (only the informers of `for`, `owns` and `watches`
+   * do). One that errors or completes is reported on `errors$` ({@link ControllerSourceError}).
+   */
+  readonly sources?: ReadonlyArray<KeySource>;
   /** How many reconciles run at once (`MaxConcurrentReconciles`). Default 1. */
   readonly concurrency?: number;
   /** Retry delays of failed keys. Default {@link defaultControllerRateLimiter}. */
   readonly rateLimiter?: RateLimiter<string>;
   /** A reconcile running longer (ms) is aborted and retried (`ReconciliationTimeout`). Default none. */
   readonly reconcileTimeout?: number;
+  /**
+   * Read-your-own-writes: a key's next reconcile waits until the controller's informers have seen
+   * the writes its last reconcile recorded (`ctx.wrote`, `ctx.track`, helpers given `tracker: ctx`),
+   * so that it never acts on a cache older than its own writes. Default true; false turns it off.
+   */
+  readonly readYourWrites?: boolean;
+  /**
+   * The bound (ms) of that wait: past it the key is reconciled anyway and an
+   * {@link OwnWritesTimeoutError} reported. Default 5000.
+   */
+  readonly readYourWritesTimeout?: number;
   /** Fail (status `failed`, {@link CacheSyncTimeoutError}) if the informers are not synced by then (ms). Default 120 000. */
   readonly cacheSyncTimeout?: number;
   /** The clock of every timer. Default `asyncScheduler`. */
@@ -94,14 +115,25 @@ export interface Controller {
   readonly queue: WorkQueue<string>;
   /** The current status, then every change; completes once stopped. */
   readonly status$: Observable<ControllerStatus>;
-  /** Reconcile failures, a cache sync timeout, a failed `leading$` / `keyFilter$`. Hot; completes once stopped. */
+  /** Reconcile failures, a cache sync timeout, a failed `leading$` / `keyFilter$`, a wait for own writes past its bound, a source that ended. Hot; completes once stopped. */
   readonly errors$: Observable<ControllerError>;
-  /** One event per reconcile, for metrics. Hot; completes once stopped. */
+  /** One event per reconcile (derived from `results$`) and per wait for own writes, for metrics. Hot; completes once stopped. */
   readonly metrics$: Observable<ControllerMetricEvent>;
+  /**
+   * The controller's run as a stream: one {@link ReconcileReport} per reconcile (key, result,
+   * duration, requeue, retries, wait for own writes). `errors$` and `metrics$` derive their
+   * reconcile entries from it. Hot; completes once stopped.
+   */
+  readonly results$: Observable<ReconcileReport>;
   status(): ControllerStatus;
   stats(): ControllerStats;
-  /** Adds the handlers, starts the informers, and the workers once every informer has synced. */
+  /** Subscribes the sources (starting the informers), and the workers once every informer has synced. */
   start(): void;
+  /**
+   * Adds a source of keys, before or after `start()`; unsubscribe the answer to remove it. It does
+   * not hold reconciles back for a sync. Errors and completion are reported on `errors$`.
+   */
+  addSource(source: KeySource, name?: string): Subscription;
   /**
    * Stops taking changes and keys; resolves once the reconciles in flight have finished. Idempotent.
    * A reconcile that never settles holds it: set `reconcileTimeout` to bound it.
@@ -117,4 +149,9 @@ export interface Controller {
  * ctl.errors$.subscribe((e: ControllerError) => console.warn(e.code, e.message));
  * ```
  */
-export type ControllerError = ReconcileError | CacheSyncTimeoutError | ControllerInputError;
+export type ControllerError =
+  | ReconcileError
+  | CacheSyncTimeoutError
+  | ControllerInputError
+  | OwnWritesTimeoutError
+  | ControllerSourceError;

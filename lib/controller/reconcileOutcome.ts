@@ -60,7 +60,7 @@ export function runReconcile<T>(
   reconcile: Reconciler<T>,
   key: string,
   ctx: ReconcileContext<T>,
-  abort: AbortController,
+  abort: Pick<AbortController, 'abort'>,
   options: { timeoutMs?: number; scheduler: SchedulerLike; priority: number },
 ): Observable<ReconcileOutcome> {
   const run$ = defer(() => {

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { WriteTracker } from '../write/writeTracker.js';
 
 /**
  * What a reconcile may return (controller-runtime's `reconcile.Result`, kube-rs' `Action`):
@@ -26,6 +27,12 @@ export interface ReconcileResult {
  * - `signal`: aborted when the reconcile times out (`reconcileTimeout`).
  * - `reconcileId`: unique per reconcile (controller-runtime's `reconcileID`, a UUID); the same ID
  *   is on this reconcile's `ReconcileError`, its metric event and its log line.
+ * - `wrote(obj)`: records a write made with client-node directly (pass what the server returned;
+ *   `{ deleted: true }` for a deletion): the key's next reconcile waits until the informers have
+ *   seen it (read-your-own-writes, see the controller's `readYourWrites`). Pass `ctx` as the
+ *   `tracker` of rxkube's write helpers and they record their writes themselves.
+ * - `track(promise)`: `await ctx.track(apps.patchNamespacedDeployment(...))` resolves to the
+ *   server's answer, recorded with `wrote`.
  *
  * @example
  * ```ts
@@ -35,12 +42,14 @@ export interface ReconcileResult {
  * };
  * ```
  */
-export interface ReconcileContext<T> {
+export interface ReconcileContext<T> extends WriteTracker {
   readonly object: T | undefined;
   readonly priority: number;
   readonly retries: number;
   readonly signal: AbortSignal;
   readonly reconcileId: string;
+  /** Awaits a write and records its answer (an object with a name) as {@link WriteTracker.wrote} does. */
+  track<R>(write: PromiseLike<R>): Promise<R>;
 }
 
 /**

@@ -197,6 +197,17 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
     buckets: RECONCILE_BUCKETS,
     registers,
   });
+  const ownWritesWait = new Histogram({
+    name: 'rxkube_controller_own_writes_wait_seconds',
+    help: 'How long a key waited for the informers to show its own last writes before its next reconcile (read-your-own-writes).',
+    labelNames: ['controller'],
+    buckets: RECONCILE_BUCKETS,
+    registers,
+  });
+  const ownWritesTimeouts = counter(
+    'rxkube_controller_own_writes_timeouts_total',
+    'Reconciles that went ahead on a cache that had not shown the key\'s own writes within readYourWritesTimeout.',
+  );
   return (controller) => {
     const labels = { controller: controller.name };
     controllers.add(controller);
@@ -205,7 +216,13 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
     reconcileErrors.inc(labels, start.reconcileErrorsTotal);
     terminalErrors.inc(labels, start.terminalReconcileErrorsTotal);
     timeouts.inc(labels, start.reconcileTimeoutsTotal);
+    ownWritesTimeouts.inc(labels, start.ownWritesTimeoutsTotal);
     const sub = controller.metrics$.subscribe((m) => {
+      if (m.type === 'ownWritesWait') {
+        ownWritesWait.observe(labels, m.seconds);
+        if (m.timedOut) ownWritesTimeouts.inc(labels);
+        return;
+      }
       reconcileTotal.inc({ ...labels, result: m.result });
       if (m.result === 'error') reconcileErrors.inc(labels);
       if (m.terminal) terminalErrors.inc(labels);

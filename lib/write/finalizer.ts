@@ -2,6 +2,7 @@ import { addFinalizer, hasFinalizer, isBeingDeleted, removeFinalizer, type Final
 import { apiErrorStatus } from './apiErrorStatus.js';
 import { FinalizerError } from './finalizerError.js';
 import { jsonPatch, type JsonPatchOperation } from './jsonPatch.js';
+import { recordWrite, type WriteTracker } from './writeTracker.js';
 
 /**
  * What the {@link finalizer} flow asks the reconciler to do: `apply` (the object lives and carries
@@ -40,6 +41,11 @@ export interface FinalizerOptions<T extends Finalizable, R> {
    * retried on the fresh object instead of failing.
    */
   readonly get?: (object: T) => Promise<T | undefined>;
+  /**
+   * Where the finalizer's own writes are recorded (read-your-own-writes): pass the reconcile
+   * context, and what `patch` resolves to (the patched object) is recorded with `wrote`.
+   */
+  readonly tracker?: WriteTracker;
 }
 
 /** Removal attempts after cleanup: the first, the finalizers-only retry, and re-reads with `get`. */
@@ -83,7 +89,9 @@ const MAX_REMOVE_ATTEMPTS = 5;
  * ```
  */
 export async function finalizer<T extends Finalizable, R>(options: FinalizerOptions<T, R>): Promise<R | undefined> {
-  const { name, object, patch, reconcile } = options;
+  const { name, object, reconcile, tracker } = options;
+  // Every patch it sends (add and each removal attempt) is recorded on the tracker, if any.
+  const patch = async (o: T, body: JsonPatchOperation[]) => recordWrite(tracker, await options.patch(o, body));
   const objectName = `${object.metadata?.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata?.name ?? '?'}`;
   const has = hasFinalizer(object, name);
   if (!isBeingDeleted(object)) {
@@ -93,7 +101,7 @@ export async function finalizer<T extends Finalizable, R>(options: FinalizerOpti
   }
   if (!has) return undefined;
   const result = await reconcile({ type: 'cleanup', object });
-  await removeAfterCleanup(options, objectName);
+  await removeAfterCleanup({ ...options, patch }, objectName);
   return result;
 }
 

@@ -1,0 +1,36 @@
+import type { ReconcileMetricEvent } from './controllerMetrics.js';
+
+/**
+ * One reconcile as a controller's `results$` tells it (kube-rs's applier yields the same): the
+ * key, how it ended (`result`, the `controller_runtime_reconcile_total` label), what happens to
+ * the key next (`requeueAfterMs` for `requeue_after`; rate-limited for `requeue` and a non-terminal
+ * `error`), how long it ran (`seconds`, on the controller's clock), and how long it waited for its
+ * own earlier writes first (`ownWritesWaitSeconds`, read-your-own-writes). `errors$` and
+ * `metrics$` are derived from this stream.
+ *
+ * @example
+ * ```ts
+ * ctl.results$.pipe(filter((r) => r.result === 'error')).subscribe((r) => console.warn(r.key, r.error));
+ * ```
+ */
+export interface ReconcileReport {
+  readonly key: string;
+  readonly result: ReconcileMetricEvent['result'];
+  /** What the reconcile threw (for `error`). */
+  readonly error?: unknown;
+  /** A {@link TerminalError}: not retried. */
+  readonly terminal: boolean;
+  /** The reconcile ran past `reconcileTimeout`. */
+  readonly timeout: boolean;
+  /** The reconcile's ID (its context's `reconcileId`; on its `ReconcileError` and log line too). */
+  readonly reconcileId: string;
+  readonly seconds: number;
+  /** For `requeue_after`: reconciled again after this many ms. */
+  readonly requeueAfterMs?: number;
+  /** The priority the key was queued at. */
+  readonly priority: number;
+  /** How many times the key had been retried before this reconcile. */
+  readonly retries: number;
+  /** How long the key waited for its own last writes to show in the informers (0 if it did not). */
+  readonly ownWritesWaitSeconds: number;
+}

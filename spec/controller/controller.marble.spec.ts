@@ -96,6 +96,8 @@ describe('controller (marble tests, virtual time)', () => {
       reconcileErrorsTotal: 4,
       terminalReconcileErrorsTotal: 1,
       reconcileTimeoutsTotal: 0,
+      ownWritesWaitsTotal: 0,
+      ownWritesTimeoutsTotal: 0,
     });
     expect(ctl?.queue.numRequeues('ns/a')).toBe(0);
   });

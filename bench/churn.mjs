@@ -1,0 +1,277 @@
+#!/usr/bin/env node
+// Read-your-own-writes under churn (issue 28): N custom resources (Widgets), each with an owned
+// ConfigMap; another writer changes widget specs at RATE/s for SECONDS; a controller (concurrency C,
+// triggered by spec changes (generationChanged) and by its ConfigMaps) reconciles each widget by making its ConfigMap match the spec (created once, then replaced with
+// its resourceVersion) and writing the widget's status on every reconcile (a JSON patch of
+// /status tested on the resourceVersion it read), all through @kubernetes/client-node. Run with
+// read-your-own-writes on, then off, each on a fresh fake API server (in a worker thread: its own
+// event loop). Reported per mode:
+//   reconciles, stale (a reconcile that read a widget older than the controller's own last
+//   write of it), conflicts (409 and 422 answers to the controller's writes), keysBehind (widgets
+//   whose status does not show their final spec 30 s after the churn stopped; settleSeconds:
+//   how long until all did),
+//   waitP50Ms / waitP99Ms (how long keys waited for their own writes: the added latency),
+//   watchLagP50Ms / watchLagP99Ms (from a status write's answer to its watch event, 0 when the event
+//   came first: one watch round trip, the yardstick of the added latency).
+//
+// usage (from the repo root, after `npm run build`):
+//   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 5]
+//                       [--requeue-after MS] [--json out.json]
+import { writeFileSync } from 'node:fs';
+import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { benchArgs } from './args.mjs';
+
+const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true };
+const NS = 'churn';
+
+if (!isMainThread) {
+  // The server thread: serves widgets; on { create: n } makes n widgets (and their ConfigMaps with
+  // `children`); on { churn } runs the
+  // other writer (merge patches of spec.value on random widgets) and reports how many it made.
+  const { startFakeApiServer } = await import('../dist/esm/testing.js');
+  const api = await startFakeApiServer({ historyLimit: 200_000, bookmarkIntervalMs: 0 });
+  api.registerResource(widgets);
+  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
+  let seed = 42;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  parentPort.on('message', async (m) => {
+    if (m.create) {
+      if (m.watchDelayMs > 0) api.faults.slowEvents(m.watchDelayMs);
+      // Each widget with its ConfigMap, as a controller that ran before would have left them.
+      for (let i = 0; i < m.create; i++) {
+        const name = `w-${i}`;
+        const w = api.create(widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: NS }, spec: { value: 0 } });
+        if (m.children) api.create('configmaps', {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, namespace: NS, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name, uid: w.metadata.uid, controller: true }] },
+          data: { value: '0' },
+        });
+      }
+      parentPort.postMessage({ created: m.create });
+    }
+    if (m.churn) {
+      const { n, rate, seconds } = m.churn;
+      const total = Math.round(rate * seconds);
+      const finalValues = {};
+      for (let i = 0; i < total; i++) {
+        await new Promise((r) => setTimeout(r, 1000 / rate));
+        const name = `w-${Math.floor(random() * n)}`;
+        api.patch(widgets, NS, name, { spec: { value: i + 1 } });
+        finalValues[`${NS}/${name}`] = i + 1;
+      }
+      parentPort.postMessage({ churned: total, finalValues });
+    }
+    if (m.close) {
+      await api.close();
+      parentPort.postMessage({ closed: true });
+      parentPort.close();
+    }
+  });
+} else {
+  const args = benchArgs(process.argv.slice(2));
+  const RATE = Number(args.option('rate', '40'));
+  const SECONDS = Number(args.option('seconds', '30'));
+  const CONCURRENCY = Number(args.option('concurrency', '4'));
+  // --precreate: the children exist before the controller starts, and the churn begins once every
+  // widget has been reconciled once (steady state). Default: the controller creates them while the
+  // churn runs (start-up under churn).
+  const PRECREATE = args.switch('precreate');
+  // How long the server holds each watch event line (ms, one after the other: the fake server's
+  // faults.slowEvents, so a watch then carries at most 1000/MS events a second): a real API
+  // server's watch cache hears of a write from etcd after it has answered it, and lags further
+  // under load; the fake server otherwise sends the event before the answer.
+  const WATCH_DELAY = Number(args.option('watch-delay', '5'));
+  // --requeue-after MS: a reconcile that changed the ConfigMap asks to be run again MS later (to
+  // check that it converged, as controllers polling something do); that reconcile comes soon
+  // after the controller's own status write. Default: none.
+  const REQUEUE_AFTER = Number(args.option('requeue-after', '0'));
+  const jsonOut = args.option('json', undefined);
+  const [N = 500] = args.rest.map(Number);
+  const rx = await import('../dist/esm/index.js');
+  const { CoreV1Api, CustomObjectsApi, KubeConfig } = await import('@kubernetes/client-node');
+
+  const startServer = () =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(new URL(import.meta.url));
+      worker.once('error', reject);
+      worker.once('message', (m) => {
+        const kc = new KubeConfig();
+        kc.loadFromString(m.kubeConfig);
+        resolve({ worker, kc });
+      });
+    });
+  const ask = (worker, message, answer) =>
+    new Promise((resolve) => {
+      const on = (m) => {
+        if (m[answer] !== undefined) {
+          worker.off('message', on);
+          resolve(m);
+        }
+      };
+      worker.on('message', on);
+      worker.postMessage(message);
+    });
+  const pct = (xs, p) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]);
+  const round = (ms) => Math.round(ms * 100) / 100;
+  const codeOf = (e) => e?.code ?? e?.cause?.code ?? e?.response?.statusCode;
+
+  async function run(readYourWrites) {
+    const { worker, kc } = await startServer();
+    await ask(worker, { create: N, children: PRECREATE, watchDelayMs: WATCH_DELAY }, 'created');
+    const core = kc.makeApiClient(CoreV1Api);
+    const custom = kc.makeApiClient(CustomObjectsApi);
+    const factory = rx.sharedInformerFactory(kc, { namespace: NS, logger: false });
+    const widgetInformer = factory.informerFor(widgets);
+    const configMaps = factory.configMaps();
+    const lastWritten = new Map(); // key -> resourceVersion of the controller's last status write
+    // A status write's answer and its watch event, whichever comes second: the watch lag (0 when
+    // the event came first).
+    const statusWrittenAt = new Map(); // resourceVersion -> performance.now() of the answer
+    const statusSeenAt = new Map(); // resourceVersion -> performance.now() of the event
+    const watchLag = [];
+    const waits = [];
+    const reconciledKeys = new Set();
+    const counts = { reconciles: 0, stale: 0, conflicts409: 0, conflicts422: 0, otherErrors: 0, statusWrites: 0, creates: 0, childUpdates: 0 };
+    widgetInformer.addEventHandler({
+      update: (_, obj) => {
+        const rv = obj.metadata.resourceVersion;
+        const t = statusWrittenAt.get(rv);
+        if (t !== undefined) {
+          watchLag.push(performance.now() - t);
+          statusWrittenAt.delete(rv);
+        } else if (statusSeenAt.size < 100_000) statusSeenAt.set(rv, performance.now());
+      },
+    });
+    const counted = async (write) => {
+      try {
+        return await write();
+      } catch (e) {
+        const code = codeOf(e);
+        if (code === 409) counts.conflicts409++;
+        else if (code === 422) counts.conflicts422++;
+        else counts.otherErrors++;
+        throw e;
+      }
+    };
+    const ctl = rx.controller({
+      name: 'churn',
+      for: widgetInformer,
+      forKind: { apiVersion: 'example.com/v1', kind: 'Widget' },
+      owns: [configMaps],
+      // Its own status writes do not trigger it (they would loop): spec changes and its children do.
+      predicates: [rx.generationChanged],
+      concurrency: CONCURRENCY,
+      readYourWrites,
+      reconcile: async (key, ctx) => {
+        const w = ctx.object;
+        if (!w) return;
+        counts.reconciles++;
+        reconciledKeys.add(key);
+        const mine = lastWritten.get(key);
+        if (mine !== undefined && rx.compareResourceVersions(w.metadata.resourceVersion, mine) < 0) counts.stale++;
+        const name = w.metadata.name;
+        const want = String(w.spec.value);
+        const child = configMaps.getByKey(`${NS}/${name}`);
+        let changed = false;
+        if (child === undefined) {
+          counts.creates++;
+          changed = true;
+          await counted(() =>
+            ctx.track(
+              core.createNamespacedConfigMap({
+                namespace: NS,
+                body: {
+                  apiVersion: 'v1',
+                  kind: 'ConfigMap',
+                  metadata: { name, namespace: NS, ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name, uid: w.metadata.uid, controller: true }] },
+                  data: { value: want },
+                },
+              }),
+            ),
+          );
+        } else if (child.data?.value !== want) {
+          counts.childUpdates++;
+          changed = true;
+          await counted(() => ctx.track(core.replaceNamespacedConfigMap({ name, namespace: NS, body: { ...child, data: { value: want } } })));
+        }
+        const body = rx.jsonPatch(w, (d) => {
+          d.status = { observed: w.spec.value, reconciles: (w.status?.reconciles ?? 0) + 1 };
+        });
+        const written = await counted(() =>
+          ctx.track(custom.patchNamespacedCustomObjectStatus({ group: widgets.group, version: widgets.version, plural: widgets.plural, namespace: NS, name, body })),
+        );
+        counts.statusWrites++;
+        lastWritten.set(key, written.metadata.resourceVersion);
+        const rv = written.metadata.resourceVersion;
+        if (statusSeenAt.delete(rv)) watchLag.push(0);
+        else statusWrittenAt.set(rv, performance.now());
+        return changed && REQUEUE_AFTER > 0 ? { requeueAfter: REQUEUE_AFTER } : undefined;
+      },
+    });
+    ctl.metrics$.subscribe((m) => {
+      if (m.type === 'ownWritesWait') waits.push(m.seconds * 1000);
+    });
+    const timeouts = [];
+    ctl.errors$.subscribe((e) => {
+      if (e.code === 'OwnWritesTimeoutError') timeouts.push(e.key);
+    });
+    ctl.start();
+    await factory.waitForCacheSync();
+    // --precreate: the churn starts once every widget has been reconciled once (bounded: 120 s).
+    const initialBy = performance.now() + 120_000;
+    while (PRECREATE && reconciledKeys.size < N && performance.now() < initialBy) await new Promise((r) => setTimeout(r, 50));
+    const t0 = performance.now();
+    const { finalValues } = await ask(worker, { churn: { n: N, rate: RATE, seconds: SECONDS } }, 'churned');
+    const churnMs = performance.now() - t0;
+    // Settle: up to 30 s for every widget's status to show its final spec.
+    const behind = () =>
+      Object.entries(finalValues).filter(([key, v]) => widgetInformer.getByKey(key)?.status?.observed !== v).length;
+    const settleFrom = performance.now();
+    while (behind() > 0 && performance.now() < settleFrom + 30_000) await new Promise((r) => setTimeout(r, 50));
+    const settleSeconds = round((performance.now() - settleFrom) / 1000);
+    const keysBehind = behind();
+    const unreconciled = N - reconciledKeys.size;
+    const withoutChild = widgetInformer.listKeys().filter((k) => configMaps.getByKey(k) === undefined).length;
+    await ctl.stop();
+    await factory.shutdown();
+    await ask(worker, { close: true }, 'closed');
+    const conflicts = counts.conflicts409 + counts.conflicts422;
+    return {
+      readYourWrites,
+      churnSeconds: round(churnMs / 1000),
+      ...counts,
+      conflicts,
+      staleRatio: round((counts.stale / Math.max(1, counts.reconciles)) * 100) / 100,
+      keysBehind,
+      settleSeconds,
+      unreconciled,
+      withoutChild,
+      waits: waits.length,
+      waitTimeouts: timeouts.length,
+      waitP50Ms: round(pct(waits, 0.5)),
+      waitP99Ms: round(pct(waits, 0.99)),
+      watchLagP50Ms: round(pct(watchLag, 0.5)),
+      watchLagP99Ms: round(pct(watchLag, 0.99)),
+    };
+  }
+
+  const on = await run(true);
+  const off = await run(false);
+  const result = {
+    N,
+    precreate: PRECREATE,
+    watchDelayMs: WATCH_DELAY,
+    requeueAfterMs: REQUEUE_AFTER,
+    rate: RATE,
+    seconds: SECONDS,
+    concurrency: CONCURRENCY,
+    on,
+    off,
+    // Off over on, with on counted as at least 1 (0 conflicts with it on reads as "off's count or more").
+    conflictReduction: Number((off.conflicts / Math.max(1, on.conflicts)).toFixed(1)),
+  };
+  result.pass = on.stale === 0 && result.conflictReduction >= 10 && on.waitP99Ms <= Math.max(on.watchLagP99Ms, 1);
+  console.log(JSON.stringify(result, null, 2));
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(result, null, 2));
+}

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { NEVER } from 'rxjs';
 import { controller, type Controller } from '../../lib/controller/controller.js';
 import { ReconcileError } from '../../lib/controller/controllerErrors.js';
-import type { ControllerMetricEvent } from '../../lib/controller/controllerMetrics.js';
+import type { ReconcileMetricEvent } from '../../lib/controller/controllerMetrics.js';
 import { ApiStatusError } from '../../lib/errors.js';
 import type { Informer } from '../../lib/informer/informer.js';
 import { itemExponentialFailureRateLimiter } from '../../lib/workqueue/itemExponentialFailureRateLimiter.js';
@@ -73,7 +73,7 @@ describe('controller: Retry-After, reconcile IDs, timeouts (issue 28)', () => {
       },
     });
     const errors: ReconcileError[] = [];
-    const events: ControllerMetricEvent[] = [];
+    const events: ReconcileMetricEvent[] = [];
     const lines: string[] = [];
     ts.run(() => {
       const deps = scriptedInformer(ts, [dep('a', '1'), dep('b', '1')]);
@@ -85,7 +85,7 @@ describe('controller: Retry-After, reconcile IDs, timeouts (issue 28)', () => {
         logger: { error: (message) => lines.push(message) },
       });
       ctl.errors$.subscribe((e) => errors.push(e as ReconcileError));
-      ctl.metrics$.subscribe((m) => events.push(m));
+      ctl.metrics$.subscribe((m) => void (m.type === 'reconcile' && events.push(m)));
       ctl.start();
       stopAt(ts, 100, ctl, deps);
     });
@@ -100,7 +100,7 @@ describe('controller: Retry-After, reconcile IDs, timeouts (issue 28)', () => {
 
   it('reconcile timeouts are counted (stats and metric events), apart from other errors', () => {
     const ts = testScheduler();
-    const events: ControllerMetricEvent[] = [];
+    const events: ReconcileMetricEvent[] = [];
     let ctl: Controller | undefined;
     let runs = 0;
     ts.run(() => {
@@ -118,7 +118,7 @@ describe('controller: Retry-After, reconcile IDs, timeouts (issue 28)', () => {
           return undefined;
         },
       });
-      ctl.metrics$.subscribe((m) => events.push(m));
+      ctl.metrics$.subscribe((m) => void (m.type === 'reconcile' && events.push(m)));
       ctl.start();
       stopAt(ts, 500, ctl, deps);
     });

@@ -115,12 +115,14 @@ async function main(): Promise<void> {
     api.replay(recording);
   }
   if (values.kubeconfig) await api.writeKubeConfig(values.kubeconfig);
-  process.stdout.write(`listening on ${api.url}\n`);
   const stop = () => {
     void api.close().then(() => process.exit(0));
   };
+  // Before the line that tells a caller it may stop us: a SIGTERM sent as soon as it reads the line
+  // can arrive before the next statement runs, and would kill the process without a clean close.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`listening on ${api.url}\n`);
 }
 
 main().catch((e: unknown) => {

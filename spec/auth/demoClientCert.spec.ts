@@ -40,7 +40,7 @@ describe('the demo against a kind-style kubeconfig (client certificates) of the 
       expect(Object.keys(user).sort()).toEqual(['client-certificate-data', 'client-key-data']);
       const cert = new X509Certificate(Buffer.from(user['client-certificate-data'], 'base64'));
       expect(cert.subject).toBe('O=system:masters\nCN=admin');
-      const demo = await run([DEMO, '--kubeconfig', file, '--duration', '2']);
+      const demo = await run(['--tsconfig', 'tsconfig.spec.json', DEMO, '--kubeconfig', file, '--duration', '2']);
       expect(demo.code).toBe(0);
       expect(demo.out).toContain('cluster from kubeconfig (read-only)');
       expect(demo.out).toMatch(/store {8}30 pods in \d+ namespaces/);

@@ -106,6 +106,8 @@ function estimate(node: unknown, scope: Scope): Estimate {
       // Comparing strings or lists costs with their size; anything else one step.
       const cmp = ['==', '!=', '<', '<=', '>', '>=', 'in', '+'].includes(node.op) ? Math.ceil(Math.min(...kids.map(len), MAX_REQUEST_BYTES) * 0.1) : 0;
       const idx = node.op === '[]' || node.op === '[?]' ? kids[0]?.schema : undefined;
+      const stringy = (k: Estimate) => k.strLen !== undefined || k.schema?.type === 'string';
+      if (node.op === '+' && kids.some(stringy)) return { cost: sum + 1, strLen: kids.reduce((s, k) => s + len(k), 0) };
       return { cost: sum + 1 + (kids.some((k) => k.schema?.type === 'string' || k.schema?.type === 'array' || k.strLen !== undefined) ? cmp : 0), schema: idx ? (elementSchema(idx) ?? mapValueSchema(idx)) : undefined };
     }
   }

@@ -106,7 +106,14 @@ interface Walk {
 
 function compileNode(s: StructuralSchema, path: string, isResource: boolean, cardinality: number, w: Walk): void {
   if (s.validations.length > 0) {
-    const envs = nodeEnvs(s, isResource);
+    let envs: NodeEnvs;
+    try {
+      envs = nodeEnvs(s, isResource);
+    } catch (e) {
+      // The evaluator could not type this node: say so on its rules rather than fail the request.
+      s.validations.forEach((r, i) => w.errors.push(invalidValue(`${index(`${path}.x-kubernetes-validations`, i)}.rule`, r.rule, `compilation failed: ${compileMessage(e)}`)));
+      return;
+    }
     const compiled: CompiledRule[] = [];
     s.validations.forEach((r, i) => {
       const rulePath = index(`${path}.x-kubernetes-validations`, i);

@@ -82,8 +82,8 @@ export class CelTypeDeclarer {
 
   private declare(name: string, fields: { [k: string]: string }): void {
     this.env.registerType(name, { fields });
+    // `!=` is derived from `==` by the evaluator.
     this.env.registerOperator(`${name} == ${name}`, celEqual);
-    this.env.registerOperator(`${name} != ${name}`, (a: unknown, b: unknown) => !celEqual(a, b));
   }
 }
 

@@ -96,7 +96,7 @@ export class CustomResourceSchemas {
     const schema = this.schemaFor(type);
     if (!schema) return;
     // Nested values may be shared with the caller (in-process writes copy shallowly): copy first.
-    for (const k of Object.keys(obj)) if (k !== 'metadata' && typeof obj[k] === 'object' && obj[k] !== null) obj[k] = structuredClone(obj[k]);
+    for (const k of Object.keys(obj)) if (k !== 'metadata' && typeof obj[k] === 'object' && obj[k] !== null) obj[k] = JSON.parse(JSON.stringify(obj[k])) as unknown;
     this.decode(type, obj, schema, options);
     const errors = validateObject(obj, schema.structural, old);
     if (schema.rules.any) {

@@ -18,6 +18,8 @@ export interface ServerContext {
   readonly storage: Storage;
   readonly registry: Registry;
   readonly types: ResourceTypes;
+  /** The compiled schemas of the stored CRDs (structural schema and CEL rules per served version). */
+  readonly schemas: CustomResourceSchemas;
   readonly hub: WatchHub;
   readonly scheduler: SchedulerLike;
   readonly rng: Random;
@@ -87,6 +89,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     storage,
     registry,
     types,
+    schemas,
     hub,
     scheduler,
     rng,

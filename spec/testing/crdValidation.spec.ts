@@ -368,3 +368,75 @@ describe('x-kubernetes-validations: CEL rules on every write', () => {
     });
   });
 });
+
+describe('list types, embedded resources, metadata and apply', () => {
+  const gadgets = { group: 'example.com', version: 'v1', namespace: 'default', plural: 'gadgets' };
+  const gadget = (name: string, spec: object) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec });
+  beforeEach(async () => {
+    const schema: V1JSONSchemaProps = {
+      type: 'object',
+      x_kubernetes_validations: [{ rule: "self.metadata.name.startsWith('g')", message: 'gadget names start with g' }],
+      properties: {
+        metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 5 } } },
+        spec: {
+          type: 'object',
+          properties: {
+            ports: {
+              type: 'array',
+              x_kubernetes_list_type: 'map',
+              x_kubernetes_list_map_keys: ['name'],
+              // `items` is untyped in client-node's model: it is sent as written, with the JSON names.
+              items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer', default: 80 } } },
+            },
+            tags: { type: 'array', x_kubernetes_list_type: 'set', items: { type: 'string' } },
+            template: { type: 'object', x_kubernetes_embedded_resource: true, x_kubernetes_preserve_unknown_fields: true },
+          },
+        },
+      },
+    };
+    await crds.createCustomResourceDefinition({ body: crdWith(schema, 'gadgets') });
+  });
+
+  it('duplicates in set and map lists, an embedded resource without kind, a name over the schema\'s maxLength', async () => {
+    const f = await failureOf(
+      objects.createNamespacedCustomObject({
+        ...gadgets,
+        body: gadget('gadget', { ports: [{ name: 'a' }, { name: 'a', port: 1 }], tags: ['x', 'x'], template: { apiVersion: 'v1', metadata: { name: 'p' } } }),
+      }),
+    );
+    expect(f.body.details?.causes).toEqual([
+      { reason: 'FieldValueTooLong', field: 'metadata.name', message: 'Too long: may not be more than 5 bytes' },
+      { reason: 'FieldValueDuplicate', field: 'spec.ports[1]', message: 'Duplicate value: {"name":"a"}' },
+      { reason: 'FieldValueDuplicate', field: 'spec.tags[1]', message: 'Duplicate value: "x"' },
+      { reason: 'FieldValueRequired', field: 'spec.template.kind', message: 'Required value: must not be empty' },
+      {
+        reason: 'FieldValueInvalid',
+        field: '<nil>',
+        message: 'Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+      },
+    ]);
+  });
+
+  it('a rule on the root sees metadata.name and reports on <nil>; list items get their defaults', async () => {
+    const f = await failureOf(objects.createNamespacedCustomObject({ ...gadgets, body: gadget('h1', {}) }));
+    expect(f.body.message).toBe('Gadget.example.com "h1" is invalid: <nil>: Invalid value: gadget names start with g');
+    const g = (await objects.createNamespacedCustomObject({ ...gadgets, body: gadget('g1', { ports: [{ name: 'a' }] }) })) as { spec: object };
+    expect(g.spec).toEqual({ ports: [{ name: 'a', port: 80 }] });
+  });
+
+  it('server-side apply is validated and defaulted; with fieldValidation=Strict an unknown field is the 500 kube gives', async () => {
+    const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
+    const created = (await objects.patchNamespacedCustomObject({ ...gadgets, name: 'g2', fieldManager: 'me', body: gadget('g2', { ports: [{ name: 'b' }] }) }, apply)) as {
+      spec: object;
+    };
+    expect(created.spec).toEqual({ ports: [{ name: 'b', port: 80 }] });
+    const bad = await failureOf(objects.patchNamespacedCustomObject({ ...gadgets, name: 'g2', fieldManager: 'me', body: gadget('g2', { tags: ['y', 'y'] }) }, apply));
+    expect(bad.code).toBe(422);
+    expect(bad.body.details?.causes?.[0].message).toBe('Duplicate value: "y"');
+    const strict = await failureOf(
+      objects.patchNamespacedCustomObject({ ...gadgets, name: 'g2', fieldManager: 'me', fieldValidation: 'Strict', body: gadget('g2', { foo: 1 }) }, apply),
+    );
+    expect(strict.code).toBe(500);
+    expect(strict.body.message).toBe('failed to create typed patch object (default/g2; example.com/v1, Kind=Gadget): .spec.foo: field not declared in schema');
+  });
+});

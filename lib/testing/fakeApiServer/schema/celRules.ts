@@ -176,8 +176,9 @@ function failureMessage(c: CompiledRule, ctx: object): string {
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The cause's field: the node's path plus `fieldPath`; a rule on the root without one is `<nil>` (a nil field.Path). */
 function fieldPathOf(path: string, fieldPath: string | undefined): string {
-  if (!fieldPath) return path;
+  if (!fieldPath) return path || '<nil>';
   const tail = fieldPath.startsWith('.') || fieldPath.startsWith('[') ? fieldPath : `.${fieldPath}`;
   return path ? path + tail : tail.replace(/^\./, '');
 }
@@ -197,7 +198,7 @@ function runRules(rules: ReadonlyArray<CompiledRule>, v: unknown, old: unknown, 
     } catch (e) {
       const text = String((e as Error)?.message ?? e).split('\n')[0];
       const cel = text.charAt(0).toLowerCase() + text.slice(1);
-      errors.push(invalidValue(path, s.type || 'object', `${cel} evaluating rule: ${c.rule.message ?? c.rule.rule}`));
+      errors.push(invalidValue(path || '<nil>', s.type || 'object', `${cel} evaluating rule: ${c.rule.message ?? c.rule.rule}`));
       continue;
     }
     if (ok === true) continue;

@@ -1,7 +1,7 @@
 import type { Change } from '../history.js';
 import type { PatchType } from '../patch.js';
 import type { JsonObject, ResourceType } from '../resources.js';
-import { badRequest, internalError, invalid, StatusError, type FieldError } from '../status.js';
+import { badRequest, invalid, StatusError, type FieldError } from '../status.js';
 import { invalidValue } from './fieldErrors.js';
 import { evaluateCelRules } from './celRules.js';
 import { compileCrdSchemas, type CompiledSchema } from './crdSchemas.js';
@@ -120,10 +120,10 @@ export class CustomResourceSchemas {
 function strictError(type: ResourceType, obj: JsonObject, unknown: ReadonlyArray<string>, patchType: PatchType | undefined, patched: string): StatusError {
   const text = `strict decoding error: ${unknown.map((u) => `unknown field "${u}"`).join(', ')}`;
   if (patchType === 'apply') {
+    // Server-side apply's typed conversion fails before any strategy runs: a 500 without a reason.
     const ns = namespaceOf(obj);
-    return internalError(
-      `failed to create typed patch object (${ns ? `${ns}/` : ''}${nameOf(obj)}; ${type.apiVersion}, Kind=${type.kind}): .${unknown[0]}: field not declared in schema`,
-    );
+    const message = `failed to create typed patch object (${ns ? `${ns}/` : ''}${nameOf(obj)}; ${type.apiVersion}, Kind=${type.kind}): .${unknown[0]}: field not declared in schema`;
+    return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
   }
   if (patchType) {
     const cause: FieldError = invalidValue('patch', patched, text);

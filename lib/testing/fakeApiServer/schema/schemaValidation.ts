@@ -152,7 +152,18 @@ export function validateNode(v: unknown, s: StructuralSchema, old: unknown, path
   else if (isObject(v)) objectErrors(v, s, isObject(old) ? old : undefined, path, errors);
 }
 
+/** An embedded resource names what it is (apiextensions' objectmeta validateEmbeddedResource). */
+function embeddedErrors(v: JsonObject, path: string, errors: FieldError[]): void {
+  for (const f of ['apiVersion', 'kind']) {
+    const x = v[f];
+    if (x === undefined) errors.push(required(child(path, f), 'must not be empty'));
+    else if (typeof x !== 'string') errors.push(typeInvalid(child(path, f), x, 'must be a string'));
+    else if (x === '') errors.push(invalidValue(child(path, f), x, 'must not be empty'));
+  }
+}
+
 function objectErrors(v: JsonObject, s: StructuralSchema, old: JsonObject | undefined, path: string, errors: FieldError[]): void {
+  if (s.embeddedResource && path !== '') embeddedErrors(v, path, errors);
   for (const r of s.checks.required ?? []) if (!Object.hasOwn(v, r)) errors.push(required(child(path, r)));
   const values = mapValueSchema(s);
   for (const [k, x] of Object.entries(v)) {

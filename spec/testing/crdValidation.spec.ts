@@ -130,6 +130,14 @@ describe('CRD writes: the schema must be structural and its rules compile within
     ]);
   });
 
+  it('a property restricted only inside allOf must be specified outside (completeness)', async () => {
+    const bad = crdWith({ type: 'object', properties: { spec: { type: 'object' } }, allOf: [{ properties: { spec: { properties: { x: { minLength: 1 } } } } }] });
+    const f = await failureOf(crds.createCustomResourceDefinition({ body: bad }));
+    expect(f.body.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.validation.openAPIV3Schema.properties[spec].properties[x]: Required value: because it is defined in spec.validation.openAPIV3Schema.allOf[0].properties[spec].properties[x]',
+    ]);
+  });
+
   it('a CEL rule that does not type-check against the schema is refused at CRD creation', async () => {
     const bad = crdWith({
       type: 'object',

@@ -138,6 +138,35 @@ function invariantErrors(s: JsonObject, level: Level, path: string, errors: Fiel
   }
 }
 
+/** Junctor branches of `v` may only restrict what `s` specifies (validateStructuralCompleteness). */
+function valueCompleteness(v: JsonObject, s: JsonObject | undefined, sPath: string, vPath: string, errors: FieldError[]): void {
+  if (!s) {
+    errors.push(required(sPath, `because it is defined in ${vPath}`));
+    return;
+  }
+  if (isObject(v['not'])) nestedCompleteness(v['not'], s, sPath, `${vPath}.not`, errors);
+  for (const j of ['allOf', 'anyOf', 'oneOf']) {
+    const list = v[j];
+    if (Array.isArray(list)) list.forEach((b, i) => isObject(b) && nestedCompleteness(b, s, sPath, index(`${vPath}.${j}`, i), errors));
+  }
+}
+
+function nestedCompleteness(v: JsonObject, s: JsonObject | undefined, sPath: string, vPath: string, errors: FieldError[]): void {
+  if (!s) {
+    errors.push(required(sPath, `because it is defined in ${vPath}`));
+    return;
+  }
+  valueCompleteness(v, s, sPath, vPath, errors);
+  if (isObject(v['items'])) nestedCompleteness(v['items'], isObject(s['items']) ? s['items'] : undefined, `${sPath}.items`, `${vPath}.items`, errors);
+  const sProps = isObject(s['properties']) ? s['properties'] : {};
+  for (const [k, p] of Object.entries(isObject(v['properties']) ? v['properties'] : {})) {
+    if (!isObject(p)) continue;
+    const sp = sProps[k];
+    if (!isObject(sp)) errors.push(required(key(sPath, k), `because it is defined in ${key(vPath, k)}`));
+    else nestedCompleteness(p, sp, key(sPath, k), key(vPath, k), errors);
+  }
+}
+
 /**
  * Why `schema` (a CRD version's `openAPIV3Schema`, at `path`) is not structural, as a real
  * server words it: an empty list when it is. Sorted by text, as kube sorts them.
@@ -152,6 +181,7 @@ function invariantErrors(s: JsonObject, level: Level, path: string, errors: Fiel
 export function structuralSchemaErrors(schema: JsonObject, path: string): FieldError[] {
   const errors: FieldError[] = [];
   invariantErrors(schema, 'root', path, errors);
+  valueCompleteness(schema, schema, path, path, errors);
   const text = (e: FieldError) => `${e.field}: ${e.body}`;
   return errors.sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
 }

@@ -138,6 +138,28 @@ describe('CRD writes: the schema must be structural and its rules compile within
     ]);
   });
 
+  it('defaults must be valid for their field and have no unknown fields; top-level metadata takes none', async () => {
+    const bad = crdWith({
+      type: 'object',
+      properties: {
+        metadata: { type: 'object', properties: { name: { type: 'string', _default: 'x' } } },
+        spec: {
+          type: 'object',
+          properties: {
+            replicas: { type: 'integer', maximum: 5, _default: 10 },
+            sub: { type: 'object', properties: { a: { type: 'string' } }, _default: { a: 'x', b: 1 } },
+          },
+        },
+      },
+    });
+    const f = await failureOf(crds.createCustomResourceDefinition({ body: bad }));
+    expect(f.body.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      'spec.validation.openAPIV3Schema.properties[metadata].properties[name].default: Forbidden: must not be set in top-level metadata',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 10:  in body should be less than or equal to 5',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[sub].default: Invalid value: {"a":"x","b":1}: must not have unknown fields',
+    ]);
+  });
+
   it('a CEL rule that does not type-check against the schema is refused at CRD creation', async () => {
     const bad = crdWith({
       type: 'object',

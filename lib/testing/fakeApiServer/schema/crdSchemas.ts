@@ -2,6 +2,7 @@ import type { JsonObject } from '../resources.js';
 import type { FieldError } from '../status.js';
 import { required } from './fieldErrors.js';
 import { compileCelRules, type CelRules } from './celRules.js';
+import { defaultValueErrors } from './defaultValidation.js';
 import { jsonEqual } from './schemaValidation.js';
 import { structuralSchemaErrors } from './structuralValidation.js';
 import { toStructural, type StructuralSchema } from './structuralSchema.js';
@@ -53,8 +54,8 @@ function compileSchema(raw: unknown, path: string): { compiled?: CompiledSchema;
   if (errors.length === 0) {
     const structural = toStructural(raw);
     const cel = compileCelRules(structural, path);
-    errors.push(...cel.errors);
-    if (cel.errors.length === 0) compiled = { structural, rules: cel.rules };
+    errors.push(...defaultValueErrors(structural, path), ...cel.errors);
+    if (errors.length === 0) compiled = { structural, rules: cel.rules };
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   const entry = { errors, path, ...(compiled ? { compiled } : {}) };

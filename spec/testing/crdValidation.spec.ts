@@ -278,6 +278,15 @@ describe('custom resource writes: the structural schema is enforced', () => {
     expect(w.spec['template']).toEqual({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} });
   });
 
+  it('metadata keeps only what ObjectMeta has; a finalizer without a domain gets kube\'s warning', async () => {
+    const body = { ...widget('w1', { image: 'i' }), metadata: { name: 'w1', finalizers: ['cleanup', 'example.com/ok'], color: 'red' } };
+    const res = await objects.createNamespacedCustomObjectWithHttpInfo({ ...at, body });
+    expect(res.headers['warning']).toBe(
+      '299 - "unknown field \\"metadata.color\\"", 299 - "metadata.finalizers: \\"cleanup\\": prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers"',
+    );
+    expect((res.data as { metadata: object }).metadata).not.toHaveProperty('color');
+  });
+
   it('fieldValidation=Strict: POST is a 400, a merge patch a 422 on `patch`; Ignore is silent', async () => {
     const f = await failureOf(objects.createNamespacedCustomObject({ ...at, fieldValidation: 'Strict', body: widget('w1', { image: 'i', foo: 1, bar: 2 }) }));
     expect(f.code).toBe(400);

@@ -98,6 +98,7 @@ export class CustomResourceSchemas {
     // Nested values may be shared with the caller (in-process writes copy shallowly): copy first.
     for (const k of Object.keys(obj)) if (k !== 'metadata' && typeof obj[k] === 'object' && obj[k] !== null) obj[k] = JSON.parse(JSON.stringify(obj[k])) as unknown;
     this.decode(type, obj, schema, options);
+    finalizerWarnings(obj, options);
     const errors = validateObject(obj, schema.structural, old);
     if (schema.rules.any) {
       if (errors.some((e) => BLOCKING.has(e.type))) errors.push(invalidValue('<nil>', null, NOT_CHECKED));
@@ -114,6 +115,20 @@ export class CustomResourceSchemas {
     if (unknown.length > 0 && mode === 'Warn') for (const u of unknown) options.warnings?.push(`unknown field "${u}"`);
     if (unknown.length > 0 && mode === 'Strict') throw strictError(type, obj, unknown, options.patchType, before);
     applyDefaults(obj, schema.structural);
+  }
+}
+
+/** Standard finalizers kube itself sets; any other without a domain gets a warning. */
+const STANDARD_FINALIZERS = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/** apiextensions' validateKubeFinalizerName: a custom resource's finalizer should name a domain. */
+function finalizerWarnings(obj: JsonObject, options: WriteOptions): void {
+  const fin = (obj.metadata as { finalizers?: unknown } | undefined)?.finalizers;
+  if (!Array.isArray(fin)) return;
+  for (const f of fin) {
+    if (typeof f === 'string' && !f.includes('/') && !STANDARD_FINALIZERS.has(f)) {
+      options.warnings?.push(`metadata.finalizers: ${JSON.stringify(f)}: prefer a domain-qualified finalizer name to avoid accidental conflicts with other finalizer writers`);
+    }
   }
 }
 

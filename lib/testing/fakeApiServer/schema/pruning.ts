@@ -4,19 +4,55 @@ import { mapValueSchema, type StructuralSchema } from './structuralSchema.js';
 
 // apiextensions-apiserver's pruning (pkg/apiserver/schema/pruning/algorithm.go): a field the schema
 // does not specify is dropped when a custom resource is decoded, unless a node on its way says
-// `x-kubernetes-preserve-unknown-fields: true` or `additionalProperties: true`. apiVersion, kind and
-// metadata of the object (and of embedded resources) are the server's and never pruned here.
+// `x-kubernetes-preserve-unknown-fields: true` or `additionalProperties: true`. apiVersion and kind
+// of the object (and of embedded resources) are kept; their metadata keeps what ObjectMeta has.
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function pruneNode(v: unknown, s: StructuralSchema, path: string, isResource: boolean, unknown: string[]): void {
+/** The fields of ObjectMeta: a resource's metadata is decoded into it, so anything else is dropped. */
+const OBJECT_META = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
+
+function pruneMetadata(meta: unknown, path: string, unknown: string[]): void {
+  if (!isObject(meta)) return;
+  for (const k of Object.keys(meta)) {
+    if (OBJECT_META.has(k)) continue;
+    delete meta[k];
+    unknown.push(child(child(path, 'metadata'), k));
+  }
+}
+
+function pruneNode(
+  v: unknown,
+  s: StructuralSchema,
+  path: string,
+  isResource: boolean,
+  unknown: string[],
+): void {
   if (Array.isArray(v)) {
-    if (s.items) v.forEach((x, i) => pruneNode(x, s.items!, index(path, i), s.items!.embeddedResource, unknown));
+    if (s.items)
+      v.forEach((x, i) => pruneNode(x, s.items!, index(path, i), s.items!.embeddedResource, unknown));
     return;
   }
   if (!isObject(v)) return;
   const values = mapValueSchema(s);
   for (const k of Object.keys(v)) {
+    if (isResource && k === 'metadata') pruneMetadata(v[k], path, unknown);
     if (isResource && (k === 'apiVersion' || k === 'kind' || k === 'metadata')) continue;
     const ps = s.properties?.[k] ?? values;
     if (ps) pruneNode(v[k], ps, child(path, k), ps.embeddedResource, unknown);

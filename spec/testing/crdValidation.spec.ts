@@ -398,6 +398,31 @@ describe('x-kubernetes-validations: CEL rules on every write', () => {
     ]);
   });
 
+  it('strings with format date-time and duration are timestamps and durations to rules, as kube types them', async () => {
+    const timed = crdWith(
+      {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            x_kubernetes_validations: [
+              { rule: 'self.end > self.start', message: 'end must follow start' },
+              { rule: "self.every <= duration('24h')", message: 'at least daily' },
+            ],
+            properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, every: { type: 'string', format: 'duration' } },
+          },
+        },
+      },
+      'gadgets',
+    );
+    await crds.createCustomResourceDefinition({ body: timed });
+    const gadgets = { ...at, plural: 'gadgets' };
+    const body = (spec: object) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec });
+    const f = await failureOf(objects.createNamespacedCustomObject({ ...gadgets, body: body({ start: '2024-05-01T10:00:00Z', end: '2024-04-01T10:00:00Z', every: '48h' }) }));
+    expect(f.body.details?.causes?.map((c) => c.message)).toEqual(['Invalid value: end must follow start', 'Invalid value: at least daily']);
+    await objects.createNamespacedCustomObject({ ...gadgets, body: body({ start: '2024-05-01T10:00:00Z', end: '2024-05-01T10:00:01Z', every: '90m' }) });
+  });
+
   it('a rule that errors while evaluating (a missing field) is a cause naming the error', async () => {
     const f = await failureOf(objects.createNamespacedCustomObject({ ...at, body: widget('w1', { min: 1 }) }));
     expect(f.body.details?.causes?.[0]).toEqual({

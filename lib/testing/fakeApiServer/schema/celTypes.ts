@@ -11,6 +11,45 @@ import { mapValueSchema, type StructuralSchema } from './structuralSchema.js';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Strings of these formats are timestamps, durations and bytes to rules, as kube declares them. */
+const STRING_FORMAT_TYPES: { readonly [format: string]: string } = {
+  'date-time': 'google.protobuf.Timestamp',
+  datetime: 'google.protobuf.Timestamp',
+  date: 'google.protobuf.Timestamp',
+  duration: 'google.protobuf.Duration',
+  byte: 'bytes',
+};
+
+let durationOf: ((ctx: object) => unknown) | undefined;
+
+/** A formatted string as its CEL value (left a string when it does not parse: schema validation reports it). */
+function formattedString(v: string, format: string | undefined): unknown {
+  try {
+    switch (format) {
+      case 'date-time':
+      case 'datetime':
+      case 'date': {
+        const d = new Date(format === 'date' ? `${v}T00:00:00Z` : v);
+        return Number.isNaN(d.getTime()) ? v : d;
+      }
+      case 'duration': {
+        if (!durationOf) {
+          const env = new Environment();
+          env.registerVariable('s', 'string');
+          durationOf = env.parse('duration(s)') as unknown as (ctx: object) => unknown;
+        }
+        return durationOf({ s: v });
+      }
+      case 'byte':
+        return new Uint8Array(Buffer.from(v, 'base64'));
+      default:
+        return v;
+    }
+  } catch {
+    return v;
+  }
+}
+
 /** A resource's implied fields (the root, embedded resources): of metadata only name/generateName. */
 const RESOURCE_FIELDS = { apiVersion: 'string', kind: 'string' } as const;
 
@@ -48,7 +87,7 @@ export class CelTypeDeclarer {
       case 'boolean':
         return 'bool';
       case 'string':
-        return 'string';
+        return STRING_FORMAT_TYPES[s.checks.format ?? ''] ?? 'string';
       case 'array':
         return s.items ? `list<${this.typeOf(s.items, s.items.embeddedResource)}>` : 'list<dyn>';
       case 'object':
@@ -100,6 +139,7 @@ export class CelTypeDeclarer {
 export function toCelValue(v: unknown, s: StructuralSchema | undefined, isResource: boolean): unknown {
   if (v === null || v === undefined) return v;
   if (typeof v === 'number') return Number.isInteger(v) && s?.type !== 'number' ? BigInt(v) : v;
+  if (typeof v === 'string') return s?.type === 'string' && s.checks.format ? formattedString(v, s.checks.format) : v;
   if (Array.isArray(v)) return v.map((x) => toCelValue(x, s?.items, s?.items?.embeddedResource ?? false));
   if (!isObject(v)) return v;
   const typed = s !== undefined && s.type !== '' && !s.intOrString;

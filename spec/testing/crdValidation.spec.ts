@@ -130,6 +130,15 @@ describe('CRD writes: the schema must be structural and its rules compile within
     ]);
   });
 
+  it('a pattern must be a regular expression Go\'s RE2 takes: no lookaround, no backreferences', async () => {
+    const bad = crdWith({ type: 'object', properties: { spec: { type: 'object', properties: { a: { type: 'string', pattern: '^(?!x)' }, b: { type: 'string', pattern: '(a)\\1' } } } } });
+    const f = await failureOf(crds.createCustomResourceDefinition({ body: bad }));
+    expect(f.body.details?.causes?.map((c) => `${c.field}: ${c.message}`)).toEqual([
+      "spec.validation.openAPIV3Schema.properties[spec].properties[a].pattern: Invalid value: \"^(?!x)\": must be a valid regular expression, but isn't: error parsing regexp: invalid or unsupported Perl syntax: `(?!`",
+      "spec.validation.openAPIV3Schema.properties[spec].properties[b].pattern: Invalid value: \"(a)\\\\1\": must be a valid regular expression, but isn't: error parsing regexp: invalid escape sequence: `\\1`",
+    ]);
+  });
+
   it('a property restricted only inside allOf must be specified outside (completeness)', async () => {
     const bad = crdWith({ type: 'object', properties: { spec: { type: 'object' } }, allOf: [{ properties: { spec: { properties: { x: { minLength: 1 } } } } }] });
     const f = await failureOf(crds.createCustomResourceDefinition({ body: bad }));

@@ -25,9 +25,23 @@ function intOrStringBranches(v: unknown): boolean {
   );
 }
 
+/** What Go's RE2 refuses that JavaScript accepts: lookaround and backreferences. */
+function re2Problem(p: string): string | undefined {
+  const look = /\(\?(<[=!]|[=!])/.exec(p);
+  if (look) return `error parsing regexp: invalid or unsupported Perl syntax: \`${look[0].slice(0, 3)}\``;
+  const backref = /(^|[^\\])(\\[1-9])/.exec(p);
+  if (backref) return `error parsing regexp: invalid escape sequence: \`${backref[2]}\``;
+  return undefined;
+}
+
 function checkPattern(s: JsonObject, path: string, errors: FieldError[]): void {
   const p = s['pattern'];
   if (typeof p !== 'string' || p === '') return;
+  const re2 = re2Problem(p);
+  if (re2) {
+    errors.push(invalidValue(`${path}.pattern`, p, `must be a valid regular expression, but isn't: ${re2}`));
+    return;
+  }
   try {
     new RegExp(p, 'u');
   } catch (e) {

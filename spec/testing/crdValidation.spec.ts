@@ -329,6 +329,20 @@ describe('custom resource writes: the structural schema is enforced', () => {
     expect(u.code).toBe(422);
   });
 
+  it('a schema change reaches stored objects as kube decodes them on read: new defaults, removed fields pruned, same resourceVersion', async () => {
+    const w = (await objects.createNamespacedCustomObject({ ...at, body: widget('w1', { image: 'i', mode: 'fast' }) })) as { metadata: { resourceVersion: string } };
+    const crd = await crds.readCustomResourceDefinition({ name: 'widgets.example.com' });
+    const spec = crd.spec.versions[0].schema!.openAPIV3Schema!.properties!['spec'];
+    spec.properties!['tier'] = { type: 'string', _default: 'gold' };
+    delete spec.properties!['mode'];
+    await crds.replaceCustomResourceDefinition({ name: 'widgets.example.com', body: crd });
+    const got = (await objects.getNamespacedCustomObject({ ...at, name: 'w1' })) as { metadata: { resourceVersion: string }; spec: object };
+    expect(got.spec).toEqual({ image: 'i', replicas: 1, nested: { depth: 3 }, tier: 'gold' });
+    expect(got.metadata.resourceVersion).toBe(w.metadata.resourceVersion);
+    const list = (await objects.listNamespacedCustomObject(at)) as { items: Array<{ spec: object }> };
+    expect(list.items[0].spec).toEqual(got.spec);
+  });
+
   it('ratcheting: an invalid value stored before the schema tightened may stay while other fields change', async () => {
     await objects.createNamespacedCustomObject({ ...at, body: widget('w1', { image: 'a-long-image-name' }) });
     const crd = await crds.readCustomResourceDefinition({ name: 'widgets.example.com' });

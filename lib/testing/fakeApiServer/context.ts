@@ -75,7 +75,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const storage = new Storage(options.historyLimit ?? 10000);
   const types = new ResourceTypes(servedAtStart);
   for (const def of options.resources ?? []) types.register(def);
-  const schemas = new CustomResourceSchemas();
+  const schemas = new CustomResourceSchemas(storage, types);
   const registry: Registry = new ClusterRegistry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true, schemas);
   const controllers = new Controllers(storage, types, () => registry, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();

@@ -1,6 +1,8 @@
 import type { Change } from '../history.js';
 import type { PatchType } from '../patch.js';
-import type { JsonObject, ResourceType } from '../resources.js';
+import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
+import type { Storage } from '../storage.js';
+import { parseStored, sameAs, serialize, storedObject } from '../storedObject.js';
 import { badRequest, invalid, StatusError, type FieldError } from '../status.js';
 import { invalidValue } from './fieldErrors.js';
 import { evaluateCelRules } from './celRules.js';
@@ -60,6 +62,12 @@ const namespaceOf = (obj: JsonObject): string => String((obj.metadata as { names
 export class CustomResourceSchemas {
   private readonly byResource = new Map<string, ReadonlyMap<string, CompiledSchema>>();
 
+  /** `storage` and `types`, when given, let a schema change reach the objects already stored. */
+  constructor(
+    private readonly storage?: Storage,
+    private readonly types?: ResourceTypes,
+  ) {}
+
   /** The compiled schema of `type` (its served version), if its CRD has one. */
   schemaFor(type: ResourceType): CompiledSchema | undefined {
     return this.byResource.get(type.id)?.get(type.version);
@@ -78,9 +86,28 @@ export class CustomResourceSchemas {
       const spec = crd['spec'] as { group?: unknown; names?: { plural?: unknown } } | undefined;
       if (typeof spec?.group !== 'string' || typeof spec.names?.plural !== 'string') return;
       const id = `${spec.names.plural}.${spec.group}`;
-      if (change.type === 'DELETED') this.byResource.delete(id);
-      else this.byResource.set(id, compileCrdSchemas(crd).versions);
+      if (change.type === 'DELETED') {
+        this.byResource.delete(id);
+        return;
+      }
+      const before = this.byResource.get(id);
+      const versions = compileCrdSchemas(crd).versions;
+      this.byResource.set(id, versions);
+      if (before) for (const [v, schema] of versions) if (before.get(v) !== schema) this.redecodeStored(spec.group, v, spec.names.plural, schema);
     };
+  }
+
+  /** Prunes and defaults the stored objects of a version whose schema changed (read-time decoding). */
+  private redecodeStored(group: string, version: string, plural: string, schema: CompiledSchema): void {
+    const type = this.types?.find(group, version, plural);
+    if (!type || !this.storage) return;
+    for (const s of [...this.storage.snapshot(type, this.storage.resourceVersion)]) {
+      const obj = parseStored(s);
+      prune(obj, schema.structural);
+      applyDefaults(obj, schema.structural);
+      const serialized = serialize(obj);
+      if (!sameAs(serialized, s)) this.storage.rewrite(type, storedObject(type, serialized, s.rv));
+    }
   }
 
   /**

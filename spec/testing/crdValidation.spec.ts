@@ -147,7 +147,7 @@ describe('CRD writes: the schema must be structural and its rules compile within
     ]);
   });
 
-  it('defaults must be valid for their field and have no unknown fields; top-level metadata takes none', async () => {
+  it('defaults must be valid for their field, pass its rules and have no unknown fields; top-level metadata takes none', async () => {
     const bad = crdWith({
       type: 'object',
       properties: {
@@ -157,6 +157,7 @@ describe('CRD writes: the schema must be structural and its rules compile within
           properties: {
             replicas: { type: 'integer', maximum: 5, _default: 10 },
             sub: { type: 'object', properties: { a: { type: 'string' } }, _default: { a: 'x', b: 1 } },
+            level: { type: 'integer', _default: 7, x_kubernetes_validations: [{ rule: 'self % 2 == 0', message: 'must be even' }] },
           },
         },
       },
@@ -166,6 +167,7 @@ describe('CRD writes: the schema must be structural and its rules compile within
       'spec.validation.openAPIV3Schema.properties[metadata].properties[name].default: Forbidden: must not be set in top-level metadata',
       'spec.validation.openAPIV3Schema.properties[spec].properties[replicas].default: Invalid value: 10:  in body should be less than or equal to 5',
       'spec.validation.openAPIV3Schema.properties[spec].properties[sub].default: Invalid value: {"a":"x","b":1}: must not have unknown fields',
+      'spec.validation.openAPIV3Schema.properties[spec].properties[level].default: Invalid value: 7: must be even',
     ]);
   });
 

@@ -241,3 +241,18 @@ export function evaluateCelRules(obj: JsonObject, old: JsonObject | undefined, s
   if (rules.any) walk(obj, old, schema, rules, '', true, errors);
   return errors;
 }
+
+/**
+ * Runs the rules of node `s` and below on `value`, reported at `path`, as on a create: how a CRD
+ * write checks a `default` value against the rules it will meet.
+ *
+ * @example
+ * ```ts
+ * evaluateCelRulesAt(5, replicasSchema, rules, 'spec.validation.openAPIV3Schema.properties[replicas].default');
+ * ```
+ */
+export function evaluateCelRulesAt(value: unknown, s: StructuralSchema, rules: CelRules, path: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (rules.any) walk(value, undefined, s, rules, path, s.embeddedResource, errors);
+  return errors;
+}

@@ -54,7 +54,7 @@ function compileSchema(raw: unknown, path: string): { compiled?: CompiledSchema;
   if (errors.length === 0) {
     const structural = toStructural(raw);
     const cel = compileCelRules(structural, path);
-    errors.push(...defaultValueErrors(structural, path), ...cel.errors);
+    errors.push(...defaultValueErrors(structural, path, cel.errors.length === 0 ? cel.rules : undefined), ...cel.errors);
     if (errors.length === 0) compiled = { structural, rules: cel.rules };
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);

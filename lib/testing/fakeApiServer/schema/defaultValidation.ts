@@ -1,14 +1,15 @@
 import type { FieldError } from '../status.js';
+import { evaluateCelRulesAt, type CelRules } from './celRules.js';
 import { forbidden, index, invalidValue } from './fieldErrors.js';
 import { prune } from './pruning.js';
 import { jsonEqual, validateNode } from './schemaValidation.js';
 import { mapValueSchema, type StructuralSchema } from './structuralSchema.js';
 
 // What a CRD write checks of the `default` values in its schema (apiextensions' defaulting
-// validation): a default must be what pruning leaves of it (`must not have unknown fields`) and
-// valid against its own node's schema; top-level metadata takes no default at all.
+// validation): a default must be what pruning leaves of it (`must not have unknown fields`), valid
+// against its own node's schema and pass its CEL rules; top-level metadata takes no default at all.
 
-function defaultErrors(s: StructuralSchema, path: string, errors: FieldError[]): void {
+function defaultErrors(s: StructuralSchema, path: string, rules: CelRules | undefined, errors: FieldError[]): void {
   if (!s.hasDefault) return;
   const at = `${path}.default`;
   const value = s.default;
@@ -23,10 +24,11 @@ function defaultErrors(s: StructuralSchema, path: string, errors: FieldError[]):
   const found: FieldError[] = [];
   validateNode(value, s, undefined, '', found);
   for (const e of found) errors.push({ ...e, field: e.field ? `${at}.${e.field}` : at });
+  if (found.length === 0 && rules) errors.push(...evaluateCelRulesAt(value, s, rules, at));
 }
 
-function walk(s: StructuralSchema, path: string, isRoot: boolean, errors: FieldError[]): void {
-  defaultErrors(s, path, errors);
+function walk(s: StructuralSchema, path: string, isRoot: boolean, rules: CelRules | undefined, errors: FieldError[]): void {
+  defaultErrors(s, path, rules, errors);
   for (const [k, p] of Object.entries(s.properties ?? {})) {
     const at = index(`${path}.properties`, k);
     if (isRoot && k === 'metadata') {
@@ -36,11 +38,11 @@ function walk(s: StructuralSchema, path: string, isRoot: boolean, errors: FieldE
       }
       continue;
     }
-    walk(p, at, false, errors);
+    walk(p, at, false, rules, errors);
   }
-  if (s.items) walk(s.items, `${path}.items`, false, errors);
+  if (s.items) walk(s.items, `${path}.items`, false, rules, errors);
   const values = mapValueSchema(s);
-  if (values) walk(values, `${path}.additionalProperties`, false, errors);
+  if (values) walk(values, `${path}.additionalProperties`, false, rules, errors);
 }
 
 /**
@@ -53,8 +55,8 @@ function walk(s: StructuralSchema, path: string, isRoot: boolean, errors: FieldE
  * // [{ field: 'spec.validation.openAPIV3Schema.properties[spec].properties[n].default', type: 'FieldValueTypeInvalid', ... }]
  * ```
  */
-export function defaultValueErrors(schema: StructuralSchema, schemaPath: string): FieldError[] {
+export function defaultValueErrors(schema: StructuralSchema, schemaPath: string, rules?: CelRules): FieldError[] {
   const errors: FieldError[] = [];
-  walk(schema, schemaPath, true, errors);
+  walk(schema, schemaPath, true, rules, errors);
   return errors;
 }

@@ -100,8 +100,8 @@ export class CelTypeDeclarer {
   private objectType(s: StructuralSchema, isResource: boolean): string {
     const values = mapValueSchema(s);
     if (!s.properties && !isResource) {
-      if (values) return `map<string, ${this.typeOf(values, values.embeddedResource)}>`;
-      return s.preserveUnknownFields || s.additionalProperties === true ? 'map<string, dyn>' : 'map<string, dyn>';
+      // A map by its value schema; an object with neither properties nor one holds anything.
+      return values ? `map<string, ${this.typeOf(values, values.embeddedResource)}>` : 'map<string, dyn>';
     }
     const fields: { [k: string]: string } = {};
     if (isResource) {

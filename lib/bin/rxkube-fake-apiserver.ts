@@ -121,12 +121,13 @@ async function main(): Promise<void> {
     api.replay(recording);
   }
   if (values.kubeconfig) await api.writeKubeConfig(values.kubeconfig);
-  process.stdout.write(`listening on ${api.url}\n`);
   const stop = () => {
     void api.close().then(() => process.exit(0));
   };
+  // Before the line that says it is ready: a supervisor may signal as soon as it reads it.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`listening on ${api.url}\n`);
 }
 
 main().catch((e: unknown) => {

@@ -101,7 +101,13 @@ async function main(): Promise<void> {
         await api.close();
         fail(`--crd ${file}: a CustomResourceDefinition needs spec.group, spec.names.plural and kind, spec.scope and a served version`);
       }
-      api.create('customresourcedefinitions.apiextensions.k8s.io', obj);
+      try {
+        api.create('customresourcedefinitions.apiextensions.k8s.io', obj);
+      } catch (e) {
+        // A CRD the server refuses (a schema that is not structural, a rule that does not compile).
+        await api.close();
+        fail(`--crd ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   }
   if (values.replay) {

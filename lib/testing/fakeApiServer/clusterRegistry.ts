@@ -7,6 +7,7 @@ import type { Selectors } from './selectors.js';
 import type { Storage } from './storage.js';
 import { parseStored, type StoredObject } from './storedObject.js';
 import type { Random } from './random.js';
+import type { CustomResourceSchemas, WriteOptions } from './schema/customResourceSchemas.js';
 
 /**
  * The registry as a cluster runs it: every write of an Event is stored for both Event APIs at one
@@ -21,8 +22,9 @@ export class ClusterRegistry extends Registry {
     rng: Random,
     now: () => number,
     autoCreateNamespaces: boolean,
+    schemas?: CustomResourceSchemas,
   ) {
-    super(store, served, rng, now, autoCreateNamespaces);
+    super(store, served, rng, now, autoCreateNamespaces, schemas);
   }
 
   /** Attaches the controllers to settle after each write. */
@@ -30,22 +32,30 @@ export class ClusterRegistry extends Registry {
     this.controllers = controllers;
   }
 
-  override create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions): StoredObject {
+  override create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions & WriteOptions): StoredObject {
     const s = super.create(type, namespace, this.eventBody(type, body), options);
     this.mirror(type, s);
     this.controllers?.settle();
     return s;
   }
 
-  override update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string): StoredObject {
-    const s = super.update(type, namespace, name, this.eventBody(type, body), subresource);
+  override update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions): StoredObject {
+    const s = super.update(type, namespace, name, this.eventBody(type, body), subresource, options);
     this.mirror(type, s);
     this.controllers?.settle();
     return s;
   }
 
-  override patch(type: ResourceType, namespace: string, name: string, patchType: PatchType, patch: unknown, subresource?: string): { stored: StoredObject; created: boolean } {
-    const r = super.patch(type, namespace, name, patchType, patch, subresource);
+  override patch(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    subresource?: string,
+    options?: WriteOptions,
+  ): { stored: StoredObject; created: boolean } {
+    const r = super.patch(type, namespace, name, patchType, patch, subresource, options);
     this.controllers?.settle();
     return r;
   }

@@ -8,6 +8,7 @@ import type { Registry } from './registry.js';
 import { ClusterRegistry } from './clusterRegistry.js';
 import { Controllers } from './controllers.js';
 import { ResourceTypes } from './resources.js';
+import { CustomResourceSchemas } from './schema/customResourceSchemas.js';
 import { realisticPod } from './seedPods.js';
 import { Storage } from './storage.js';
 import { WatchHub } from './watchHub.js';
@@ -17,6 +18,8 @@ export interface ServerContext {
   readonly storage: Storage;
   readonly registry: Registry;
   readonly types: ResourceTypes;
+  /** The compiled schemas of the stored CRDs (structural schema and CEL rules per served version). */
+  readonly schemas: CustomResourceSchemas;
   readonly hub: WatchHub;
   readonly scheduler: SchedulerLike;
   readonly rng: Random;
@@ -72,9 +75,11 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const storage = new Storage(options.historyLimit ?? 10000);
   const types = new ResourceTypes(servedAtStart);
   for (const def of options.resources ?? []) types.register(def);
-  const registry: Registry = new ClusterRegistry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true);
+  const schemas = new CustomResourceSchemas(storage, types);
+  const registry: Registry = new ClusterRegistry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true, schemas);
   const controllers = new Controllers(storage, types, () => registry, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();
+  storage.onChange(schemas.listener());
   storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
   storage.onChange((c) => controllers.observe(c));
@@ -84,6 +89,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     storage,
     registry,
     types,
+    schemas,
     hub,
     scheduler,
     rng,

@@ -4,7 +4,7 @@ import { badRequest, StatusError, failure } from './status.js';
 import { yamlDocuments } from './yaml.js';
 
 /** Writes a JSON body (already serialised) with `code`. */
-export function writeJson(res: ServerResponse, code: number, body: string, headers: { [h: string]: string } = {}): void {
+export function writeJson(res: ServerResponse, code: number, body: string, headers: { [h: string]: string | string[] } = {}): void {
   if (res.headersSent) {
     res.destroy();
     return;

@@ -6,6 +6,7 @@ import type { Storage } from './storage.js';
 import { validateOwnerReferences } from './ownerReferences.js';
 import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
+import type { CustomResourceSchemas, WriteOptions } from './schema/customResourceSchemas.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 import { replaceStatus } from './statusWrite.js';
 import { sameContent } from './sameContent.js';
@@ -73,6 +74,8 @@ export class Registry {
     private readonly rng: Random,
     private readonly now: () => number,
     private readonly autoCreateNamespaces: boolean,
+    /** CRD schemas: CRD writes are checked, custom resources pruned, defaulted and validated. */
+    private readonly schemas?: CustomResourceSchemas,
   ) {}
 
   private timestamp(): string {
@@ -111,7 +114,7 @@ export class Registry {
   }
 
   /** POST: 201 with the stored object. `body` is consumed (modified and kept). */
-  create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions): StoredObject {
+  create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions & WriteOptions): StoredObject {
     if (type.namespaced && !namespace) throw notFound(type, '');
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (!meta.name && !meta.generateName) {
@@ -139,11 +142,12 @@ export class Registry {
     delete meta.deletionGracePeriodSeconds;
     if (type.id === 'namespaces') prepareNamespaceForCreate(obj);
     else if (!options?.withStatus) prepareStatusForCreate(type, obj);
+    if (this.schemas?.covers(type)) this.schemas.admit(type, obj, undefined, options);
     return this.storage.put(type, obj);
   }
 
   /** PUT (or the write after a PATCH): optimistic concurrency, kept system fields, no-op detection. */
-  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string): StoredObject {
+  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions): StoredObject {
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     meta.name = name;
@@ -157,8 +161,9 @@ export class Registry {
         ]);
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
-    if (subresource === 'status') {
-      // Only the status changes: the stored JSON gets a new status tail, nothing is parsed.
+    if (subresource === 'status' && !this.schemas?.covers(type)) {
+      // Only the status changes: the stored JSON gets a new status tail, nothing is parsed
+      // (a custom resource with a schema takes the path below: its status is validated).
       const next = replaceStatus(type, old, obj.status);
       if (next === old) return old;
       if (next) return this.storage.putBuilt(type, next as (rv: number) => StoredObject);
@@ -178,6 +183,7 @@ export class Registry {
       delete nextMeta.deletionTimestamp;
       delete nextMeta.deletionGracePeriodSeconds;
     }
+    if (this.schemas?.covers(type)) this.schemas.admit(type, next, prev ?? parseStored(old), options);
     if (type.setsGeneration) {
       nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev!, subresource) ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
@@ -193,7 +199,16 @@ export class Registry {
   }
 
   /** PATCH; `created` is true when an apply patch created the object (201). */
-  patch(type: ResourceType, namespace: string, name: string, patchType: PatchType, patch: unknown, subresource?: string): { stored: StoredObject; created: boolean } {
+  patch(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    subresource?: string,
+    writeOptions?: WriteOptions,
+  ): { stored: StoredObject; created: boolean } {
+    const options: WriteOptions = { ...writeOptions, patchType };
     if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType(false);
     const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
     if (!existing) {
@@ -202,14 +217,14 @@ export class Registry {
       const meta = (body.metadata ??= {}) as Meta;
       if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
       meta.name = name;
-      return { stored: this.create(type, namespace, body), created: true };
+      return { stored: this.create(type, namespace, body, options), created: true };
     }
     const doc = parseStored(existing);
     const patched = applyPatch(patchType === 'apply' ? 'merge' : patchType, doc, patch);
     const meta = (patched.metadata ??= {}) as Meta;
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== String(existing.rv)) throw conflict(type, name);
     meta.resourceVersion = String(existing.rv);
-    return { stored: this.update(type, namespace, name, patched, subresource), created: false };
+    return { stored: this.update(type, namespace, name, patched, subresource, options), created: false };
   }
 
   /** DELETE; `deleted` is false when finalizers only marked the object for deletion. */

@@ -14,6 +14,7 @@ import { compileSelectors } from './selectors.js';
 import { badRequest, methodNotAllowed, notFound } from './status.js';
 import { serveWatch } from './watchHandler.js';
 import { deleteOptions, servesSubresource } from './subresources.js';
+import { writeOptionsOf, warningHeaders } from './schema/writeQuery.js';
 
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
 export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams): Promise<void> {
@@ -28,6 +29,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     throw badRequest(`dryRun=${query.get('dryRun')} is not supported by this fake API server; nothing was changed`);
   }
   const contentType = req.headers['content-type'];
+  const writeOptions = writeOptionsOf(query, info.verb, type.builtIn);
   switch (info.verb) {
     case 'get':
       writeJson(res, 200, registry.get(type, ns, info.name).json);
@@ -52,20 +54,20 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 201, registry.create(type, ns, body).json);
+      writeJson(res, 201, registry.create(type, ns, body, writeOptions).json, warningHeaders(writeOptions));
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 200, registry.update(type, ns, info.name, body, sub).json);
+      writeJson(res, 200, registry.update(type, ns, info.name, body, sub, writeOptions).json, warningHeaders(writeOptions));
       return;
     }
     case 'patch': {
       const patchType = patchTypeOf(contentType, type.builtIn);
       const body = await parseBody(await readBody(req), contentType);
-      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub);
-      writeJson(res, created ? 201 : 200, stored.json);
+      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub, writeOptions);
+      writeJson(res, created ? 201 : 200, stored.json, warningHeaders(writeOptions));
       return;
     }
     case 'delete': {

@@ -16,8 +16,16 @@ export class StatusError extends Error {
 /** A field error of an Invalid status, as apimachinery's `field.Error`. */
 export interface FieldError {
   readonly field: string;
-  /** `FieldValueForbidden`, `FieldValueRequired`, `FieldValueInvalid`, `FieldValueNotSupported`, `FieldValueTooLong`. */
-  readonly type: 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueTooLong';
+  /** apimachinery's `field.ErrorType` as a cause reason (`FieldValueInvalid`, `FieldValueRequired`, ...). */
+  readonly type:
+    | 'FieldValueForbidden'
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueTooLong'
+    | 'FieldValueTooMany'
+    | 'FieldValueTypeInvalid'
+    | 'FieldValueDuplicate';
   /** The error body after the field, e.g. `Forbidden: resourceVersionMatch is forbidden ...`. */
   readonly body: string;
 }

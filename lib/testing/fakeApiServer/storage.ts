@@ -116,6 +116,17 @@ export class Storage {
     return stored;
   }
 
+  /**
+   * Replaces the stored form of an object at its revision, without a new revision or an event:
+   * kube-apiserver prunes and defaults custom resources when it reads them from etcd, so after a
+   * CRD's schema changed, reads show the new defaults at the old resourceVersion. Done once here
+   * rather than on every read. Ignored when the object changed meanwhile.
+   */
+  rewrite(type: ResourceType, stored: StoredObject): void {
+    const table = this.tables.get(type.id);
+    if (table?.objects.get(stored.key)?.rv === stored.rv) table.objects.set(stored.key, stored);
+  }
+
   private commit(c: Change): void {
     this.history.push(c);
     for (const l of this.listeners) l(c);

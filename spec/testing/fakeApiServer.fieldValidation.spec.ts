@@ -50,8 +50,11 @@ describe('fake API server: fieldValidation for built-in types', () => {
     expect(clean.status).toBe(201);
     expect(clean.headers.warning).toBeUndefined();
     const bad = await post('?fieldValidation=Loud', deployment({}));
-    expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text).message).toBe('fieldValidation parameter unsupported: Loud. Supported values: Ignore, Strict, Warn');
+    // apimachinery's ValidateCreateOptions: field.NotSupported, a 422 on CreateOptions.
+    expect(bad.status).toBe(422);
+    expect(JSON.parse(bad.text).message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"',
+    );
   });
 
   it('custom resources are not checked here (their CRD schema is)', async () => {

@@ -29,7 +29,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     throw badRequest(`dryRun=${query.get('dryRun')} is not supported by this fake API server; nothing was changed`);
   }
   const contentType = req.headers['content-type'];
-  const writeOptions = writeOptionsOf(query, info.verb, type.builtIn);
+  const writeOptions = writeOptionsOf(query, info.verb);
   switch (info.verb) {
     case 'get':
       writeJson(res, 200, registry.get(type, ns, info.name).json);

@@ -8,17 +8,16 @@ const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptio
 /**
  * The write options of a request's query: `fieldValidation` (`Ignore`, `Warn`, `Strict`; missing
  * or empty is `Warn`, the server's default), and a sink for the response's warnings. An unknown
- * value on a custom resource is the 422 apimachinery's ValidateCreateOptions (Update-, Patch-) gives.
+ * value, on any type, is the 422 apimachinery's ValidateCreateOptions (Update-, Patch-) gives.
  *
  * @example
  * ```ts
  * writeOptionsOf(new URLSearchParams('fieldValidation=Strict'), 'create').fieldValidation; // 'Strict'
  * ```
  */
-export function writeOptionsOf(query: URLSearchParams, verb: string, builtIn = false): WriteOptions & { readonly warnings: string[] } {
+export function writeOptionsOf(query: URLSearchParams, verb: string): WriteOptions & { readonly warnings: string[] } {
   const raw = query.get('fieldValidation') ?? '';
-  // Built-in types: openapi/fieldValidation.ts answers an unknown mode.
-  if (!MODES.includes(raw) && OPTIONS_KIND[verb] && !builtIn) {
+  if (!MODES.includes(raw) && OPTIONS_KIND[verb]) {
     throw invalid(OPTIONS_KIND[verb], 'meta.k8s.io', '', [notSupported('fieldValidation', raw, MODES)]);
   }
   return { fieldValidation: (raw || 'Warn') as FieldValidation, warnings: [] };

@@ -47,6 +47,7 @@ class InformerWithLister<T extends KubeObjectLike> implements SharedInformer<T> 
   readonly events$: Observable<Notification<T>>;
   readonly errors$: Observable<RxkubeError>;
   readonly synced$: Observable<boolean>;
+  readonly syncedStore$: Observable<Store<T>>;
 
   constructor(readonly informer: Informer<T>) {
     // The informer's own reads (list, getByKey, byIndex) hand out no snapshot, so a lister read per
@@ -56,6 +57,7 @@ class InformerWithLister<T extends KubeObjectLike> implements SharedInformer<T> 
     this.events$ = informer.events$;
     this.errors$ = informer.errors$;
     this.synced$ = informer.synced$;
+    this.syncedStore$ = informer.syncedStore$;
   }
 
   lister(): Lister<T> {

@@ -64,8 +64,8 @@ export interface AddEventHandlerOptions {
  * What `addEventHandler` returns (client-go's `ResourceEventHandlerRegistration`).
  * - `hasSynced()`: true once the informer has synced and this handler has handled every
  *   notification up to that point (for a handler added later: the adds of the objects that existed).
- * - `synced$`: `false`, then `true` when synced, then completes (completes without `true` if removed
- *   first).
+ * - `synced$`: the current value to every subscriber (`true` at once after the sync), then `true`
+ *   when synced; completes when the handler is removed.
  * - `lag()` / `lag$`: see {@link HandlerLag}; `lag$` emits the current lag on subscription and
  *   whenever the handler's buffer changes, and completes when the handler is removed.
  * - `remove()`: stops delivering to this handler, drops what is queued for it; idempotent.

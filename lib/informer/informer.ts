@@ -48,8 +48,18 @@ export interface Informer<T> {
   readonly events$: Observable<Notification<T>>;
   /** Every error: list/watch errors the reflector recovers from, handler errors, objects without a key. Hot. */
   readonly errors$: Observable<RxkubeError>;
-  /** `false`, then `true` once the first list has been stored and distributed, then completes. */
+  /**
+   * Whether the first list has been stored and distributed: the current value to every subscriber
+   * (`false`, or `true` at once for a subscriber that comes after the sync), then `true` when it
+   * syncs. Completes when the informer stops.
+   */
   readonly synced$: Observable<boolean>;
+  /**
+   * The store snapshots from the first synced one on (`store$` while `synced$` is `true`): the
+   * current snapshot to a subscriber that comes after the sync, the first full one to an earlier
+   * one, never the empty snapshot from before the first list. Starts the informer, as `store$` does.
+   */
+  readonly syncedStore$: Observable<Store<T>>;
   /** The store's current snapshot (client-go's `GetStore` / `GetIndexer`). */
   getStore(): Store<T>;
   getByKey(key: string): T | undefined;

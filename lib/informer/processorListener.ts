@@ -381,8 +381,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
     if (this.replay !== undefined || this.consumed < this.syncMark) return;
     if (this.busy) return;
     this.isSynced = true;
+    // Not completed here: a late subscriber gets `true` at once (completed on close).
     this.syncedSubject.next(true);
-    this.syncedSubject.complete();
   }
 
   private reportError(err: HandlerError | HandlerBufferOverflowError): void {

@@ -29,6 +29,7 @@ import { ProcessorListener, type ListenerHost } from './processorListener.js';
 import { checkEventHandler, type EventHandler, type NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
 import { errorLogger } from './errorLogger.js';
+import { syncedSnapshots } from './syncedSnapshots.js';
 import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
 
 const RESYNC_BURST: ReflectorBurst<never> = [{ type: 'resync' }];
@@ -63,6 +64,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   readonly events$: Observable<Notification<T>>;
   readonly errors$: Observable<RxkubeError>;
   readonly synced$: Observable<boolean>;
+  readonly syncedStore$: Observable<Store<T>>;
 
   private readonly writer: StoreWriter<T>;
   private readonly errors = new Subject<RxkubeError>();
@@ -109,6 +111,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.store$ = defer(() =>
       this.phase.kind === 'stopped' ? of(this.writer.current) : this.retained(this.writer.store$),
     ).pipe(shareReplay({ bufferSize: 1, refCount: true }));
+    this.syncedStore$ = syncedSnapshots(this.store$, this.synced$);
     this.events$ = new Observable<Notification<T>>((subscriber) => {
       let registration: HandlerRegistration;
       try {
@@ -389,8 +392,8 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   private markSynced(): void {
     if (this.synced) return;
     this.synced = true;
+    // Not completed: a late subscriber (a component created after the sync) gets `true` at once.
     this.syncedSubject.next(true);
-    this.syncedSubject.complete();
   }
 
   private emitError(error: RxkubeError): void {

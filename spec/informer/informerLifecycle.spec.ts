@@ -43,7 +43,7 @@ describe('informer: lifecycle', () => {
         resyncPeriod: 1000,
       });
       inf.addEventHandler({}, { resyncPeriod: 1000 });
-      expectObservable(inf.synced$).toBe('f--(t|)', { f: false, t: true });
+      expectObservable(inf.synced$).toBe('f--t 4996ms |', { f: false, t: true });
       inf.start();
       expect(inf.hasSynced()).toBe(false);
       stopAt(inf, 5000);

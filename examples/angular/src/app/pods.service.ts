@@ -60,8 +60,11 @@ export class PodsService {
   /** Every store snapshot: the current one first (replayed to each subscriber), then one per change. */
   readonly store$: Observable<Store<V1Pod>> = this.pods.store$;
 
-  /** `false`, then `true` once the first list is in. */
+  /** Whether the first list is in: the current value to every subscriber (`true` at once later). */
   readonly synced$: Observable<boolean> = this.pods.synced$;
+
+  /** The snapshots from the first full one on: never the empty store from before the first list. */
+  readonly syncedStore$: Observable<Store<V1Pod>> = this.pods.syncedStore$;
 
   /** The namespaces that have pods, sorted; recomputed at most 4 times a second. */
   readonly namespaces$: Observable<ReadonlyArray<string>> = this.store$.pipe(

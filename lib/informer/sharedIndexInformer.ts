@@ -7,7 +7,9 @@ import {
   Subscription,
   asyncScheduler,
   merge,
+  share,
   shareReplay,
+  takeUntil,
   type SchedulerLike,
 } from 'rxjs';
 import { HandlerBufferOverflowError, HandlerError, InformerStateError, type RxkubeError } from '../errors.js';
@@ -36,14 +38,14 @@ const RESYNC_BURST: ReflectorBurst<never> = [{ type: 'resync' }];
 
 /**
  * Where an informer is in its life:
- * - `idle`: not running (new, or left by its last subscriber after a start by subscription: the
- *   next subscription starts it again, from the snapshot it has);
- * - `running`: listing and watching; `byRefCount` when a subscription (not `start()`) started it;
+ * - `idle`: not running (new, or left by its last subscriber: the next subscription, or `start()`,
+ *   starts it again, from the snapshot it has);
+ * - `running`: listing and watching (`lifecycle$` has subscribers);
  * - `stopped`: `stop()` was called; final.
  */
 type Phase =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'running'; readonly byRefCount: boolean; readonly pipeline: Subscription }
+  | { readonly kind: 'running'; readonly pipeline: Subscription }
   | { readonly kind: 'stopped' };
 
 const IDLE: Phase = { kind: 'idle' };
@@ -84,7 +86,15 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   /** Whether it has ever run: the transform is fixed from then on. */
   private ranOnce = false;
   private synced = false;
-  private subscribers = 0;
+  /**
+   * The informer running, shared by everyone who needs it to: `start()`, each `store$` connection
+   * and each `events$` subscriber. The first subscriber starts the pipeline, the last one leaving
+   * idles it (`share` counts them); `stop()` completes it for all.
+   */
+  private readonly lifecycle$: Observable<never>;
+  private readonly stopping = new Subject<void>();
+  /** `start()`'s own subscription to {@link lifecycle$}. */
+  private started: Subscription | undefined;
 
   constructor(
     private readonly listWatch: ListWatch<T>,
@@ -105,11 +115,22 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
       freeze: options.freeze,
     });
     this.errors$ = this.errors.asObservable();
+    this.lifecycle$ = new Observable<never>((subscriber) => {
+      if (this.phase.kind === 'stopped') {
+        subscriber.complete();
+        return undefined;
+      }
+      const pipeline = this.run();
+      return () => {
+        pipeline.unsubscribe();
+        if (this.phase.kind === 'running') this.phase = IDLE;
+      };
+    }).pipe(takeUntil(this.stopping), share());
     this.synced$ = this.syncedSubject.asObservable();
     // One connection for every store$ subscriber, replaying the current snapshot; the last one
     // leaving disconnects it (and idles an informer it started), the next one connects again.
     this.store$ = defer(() =>
-      this.phase.kind === 'stopped' ? of(this.writer.current) : this.retained(this.writer.store$),
+      this.phase.kind === 'stopped' ? of(this.writer.current) : merge(this.writer.store$, this.lifecycle$),
     ).pipe(shareReplay({ bufferSize: 1, refCount: true }));
     this.syncedStore$ = syncedSnapshots(this.store$, this.synced$);
     this.events$ = new Observable<Notification<T>>((subscriber) => {
@@ -125,10 +146,10 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
         subscriber.error(e);
         return undefined;
       }
-      this.retain();
+      const running = this.lifecycle$.subscribe(subscriber);
       return () => {
         registration.remove();
-        this.release();
+        running.unsubscribe();
       };
     });
   }
@@ -269,17 +290,16 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   // ---- lifecycle --------------------------------------------------------------------------------
 
   start(): void {
-    if (this.phase.kind === 'running' && this.phase.byRefCount) {
-      // start() takes over: the informer no longer stops when its subscribers leave.
-      this.phase = { ...this.phase, byRefCount: false };
-      return;
-    }
-    this.run(false);
+    // A subscription of its own: the informer runs until stop(), whoever else comes and goes.
+    if (this.phase.kind === 'stopped' || this.started) return;
+    this.started = this.lifecycle$.subscribe();
   }
 
   stop(): Promise<void> {
     if (this.phase.kind === 'stopped') return Promise.resolve();
-    if (this.phase.kind === 'running') this.phase.pipeline.unsubscribe();
+    this.stopping.next(); // every lifecycle$ subscriber completes; the pipeline is torn down
+    this.stopping.complete();
+    this.started = undefined;
     this.phase = STOPPED;
     const listeners = this.listeners;
     this.listeners = [];
@@ -292,37 +312,11 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     return Promise.all(settled).then(() => undefined);
   }
 
-  /** `source`, counted as a subscriber of the informer while subscribed. */
-  private retained<R>(source: Observable<R>): Observable<R> {
-    return new Observable<R>((subscriber) => {
-      const sub = source.subscribe(subscriber);
-      this.retain();
-      return () => {
-        sub.unsubscribe();
-        this.release();
-      };
-    });
-  }
-
-  private retain(): void {
-    this.subscribers++;
-    if (this.phase.kind === 'idle') this.run(true);
-  }
-
-  private release(): void {
-    this.subscribers--;
-    if (this.subscribers === 0 && this.phase.kind === 'running' && this.phase.byRefCount) {
-      // Idle, not stopped: the next subscription starts it again (the store and handlers stay).
-      this.phase.pipeline.unsubscribe();
-      this.phase = IDLE;
-    }
-  }
-
-  private run(byRefCount: boolean): void {
-    if (this.phase.kind !== 'idle') return;
+  /** Starts the pipeline (reflector, FIFO, store writes, resync timers); its subscription stops it. */
+  private run(): Subscription {
     this.ranOnce = true;
     const pipeline = new Subscription();
-    this.phase = { kind: 'running', byRefCount, pipeline };
+    this.phase = { kind: 'running', pipeline };
     const r = reflector<T>(this.listWatch, {
       expectedTypeName: this.name,
       ...this.options.reflector,
@@ -359,6 +353,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
             ),
         }),
     );
+    return pipeline;
   }
 
   /**

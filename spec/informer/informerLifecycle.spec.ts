@@ -69,3 +69,21 @@ describe('informer: lifecycle', () => {
     });
   });
 });
+
+describe('informer: start() is a subscription of its own', () => {
+  it('an informer started by store$ and then by start() keeps running when the store$ subscriber leaves; stop() completes a subscriber still there', () => {
+    testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+      const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
+      const watch = cold('---m', { m: modified(pod('a', '2')) });
+      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [watch] }), fast);
+      const rv$ = inf.store$.pipe(map((s) => s.getByKey('ns/a')?.metadata.resourceVersion ?? '-'));
+      expectObservable(rv$, '^ 2ms !').toBe('ea', { e: '-', a: '1' });
+      at(1, () => inf.start());
+      expectObservable(rv$, '6ms ^').toBe('6ms b 3ms |', { b: '2' });
+      stopAt(inf, 10);
+      expectSubscriptions(list.subscriptions).toBe('^!');
+      expectSubscriptions(watch.subscriptions).toBe('-^--------!');
+      at(5, () => expect([inf.isStarted(), inf.isStopped()]).toEqual([true, false]));
+    });
+  });
+});

@@ -23,6 +23,8 @@ export * from './fifo/deltaFifoQueue.js';
 export * from './fifo/orderedFifoQueue.js';
 export * from './fifo/createFifoQueue.js';
 export * from './fifo/deltaFifo.js';
+export type { FifoEvent } from './fifo/fifoEvent.js';
+export type { RelistMark } from './fifo/relistMark.js';
 export * from './lister/lister.js';
 export * from './operators/ofType.js';
 export * from './operators/applied.js';

@@ -5,8 +5,8 @@ import {
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { createFifoQueue } from './createFifoQueue.js';
+import type { FifoEvent } from './fifoEvent.js';
 import type { FifoOutput, FifoSynced } from './fifoOutput.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
 
@@ -67,7 +67,7 @@ const SYNCED: FifoSynced = Object.freeze({ type: 'synced' as const });
  */
 export function deltaFifo<T>(
   options: DeltaFifoOptions<T> = {},
-): OperatorFunction<ReflectorEvent<T>, FifoOutput<T>> {
+): OperatorFunction<FifoEvent<T>, FifoOutput<T>> {
   return (source) =>
     new Observable<FifoOutput<T>>((subscriber) => {
       const queue = createFifoQueue<T>(options);

@@ -1,16 +1,26 @@
-import { defer, filter, map, scan, type OperatorFunction } from 'rxjs';
+import { filter, map, scan, type OperatorFunction } from 'rxjs';
 import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
-import { createFifoQueue } from './createFifoQueue.js';
+import { DeltaFifoQueue } from './deltaFifoQueue.js';
 import type { FifoBatch } from './fifoBatch.js';
-import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
+import type { FifoQueueOptions } from './fifoQueue.js';
+import { OrderedFifoQueue } from './orderedFifoQueue.js';
 
-/** The `scan` state: the queue (a pure, deterministic reducer of events), and the last batch. */
-interface FifoScanState<T> {
-  readonly queue: FifoQueue<T>;
-  readonly hasSynced: boolean;
-  readonly batch: FifoBatch<T> | undefined;
-}
+/**
+ * The options of {@link deltaFifoBatch}: the queue's, without `knownObjects`. This FIFO reads no
+ * store; a relist's deletions of keys only the store knows are left to the store write as
+ * {@link RelistMark}s, and a deletion of a key with nothing queued is passed on (the store write
+ * drops it when it does not hold the key).
+ *
+ * @example
+ * ```ts
+ * const options: DeltaFifoBatchOptions<V1Pod> = { mode: 'ordered', transform: stripManagedFields };
+ * ```
+ */
+export type DeltaFifoBatchOptions<T> = Omit<
+  FifoQueueOptions<T>,
+  'knownObjects' | 'knownObjectsDownstream' | 'synced'
+>;
 
 /** A resource version as the server sent it, or `undefined` when missing or empty. */
 function validRv(rv: unknown): string | undefined {
@@ -29,80 +39,79 @@ function eventRv<T>(event: ReflectorEvent<T>): string | undefined {
       return validRv(
         (event.object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion,
       );
-    case 'resync':
-      return undefined;
   }
 }
 
 /**
- * The step function of {@link deltaFifoBatch}: applies every event of `burst` to `queue`, then pops
- * everything ready as one batch. Coalescing happens within the burst (the queue is empty between
- * bursts). Exported for tests that drive it step by step.
+ * The reducer of {@link deltaFifoBatch}, a pure function of one burst and whether the FIFO had
+ * synced before it: the burst's events go into a queue of their own (coalesced per key, deletions
+ * deduplicated, a list's items as `Replaced`/`Sync`), and every pop leaves as one batch. Nothing is
+ * carried from one burst to the next but `syncedBefore`: each burst's pops all leave with it.
  *
  * @example
  * ```ts
- * const queue = createFifoQueue<V1Pod>();
- * const batch = popBurst(queue, [{ type: 'add', object: a }, { type: 'update', object: a2 }], false);
+ * const batch = popBurst([{ type: 'add', object: a }, { type: 'update', object: a2 }], false);
  * batch.pops; // [{ key: 'ns/a', deltas: [Added a, Updated a2], ... }]
+ * batch.synced; // true: the first event was not a list
  * ```
  */
 export function popBurst<T>(
-  queue: FifoQueue<T>,
   burst: ReflectorBurst<T>,
   syncedBefore: boolean,
+  options: DeltaFifoBatchOptions<T> = {},
 ): FifoBatch<T> {
+  const queueOptions: FifoQueueOptions<T> = { ...options, knownObjectsDownstream: true, synced: syncedBefore };
+  const queue =
+    options.mode === 'ordered' ? new OrderedFifoQueue<T>(queueOptions) : new DeltaFifoQueue<T>(queueOptions);
   let resourceVersion: string | undefined;
-  let resync = false;
   for (const event of burst) {
     queue.apply(event);
-    if (event.type === 'resync') resync = true;
-    else resourceVersion = eventRv(event) ?? resourceVersion;
+    resourceVersion = eventRv(event) ?? resourceVersion;
   }
   const pops = queue.popBatch();
   const synced = !syncedBefore && queue.hasSynced;
-  return resync ? { pops, resourceVersion, synced, resync } : { pops, resourceVersion, synced };
+  const relists = queue.takeRelistMarks();
+  return relists === undefined ? { pops, resourceVersion, synced } : { pops, resourceVersion, synced, relists };
 }
 
 /**
  * The delta FIFO over bursts (client-go's `DeltaFIFO`, or `RealFIFO` with `mode: 'ordered'`, with
- * `PopBatch`): a `scan` whose reducer is the pure queue ({@link createFifoQueue}). Each burst (all
- * that arrived together: a list, the lines of one watch chunk, a resync) goes into the queue and
- * every pop it made ready leaves as one {@link FifoBatch}, synchronously. A burst that changes
- * nothing (no pop, no resource version, no sync) emits nothing. Each subscription has its own queue.
- * Objects without a key (or whose transform throws) are skipped and reported to `onError`.
+ * `PopBatch`): a `scan` whose reducer is {@link popBurst}. Each burst (all that arrived together: a
+ * list, the lines of one watch chunk) leaves as one {@link FifoBatch}, synchronously. A burst that
+ * changes nothing (no pop, no resource version, no sync) emits nothing. It reads nothing downstream:
+ * where a list's deletions of keys only the store knows go is marked in the batch (`relists`), and
+ * the store write finds them. Objects without a key (or whose transform throws) are skipped and
+ * reported to `onError`.
  *
  * ```text
  * bursts: -B-------R----b--|     B = [add a, update A, add b]; R = [replace [a3, b1]]; b = [bookmark 9]
  * output: -X-------Y----Z--|     X = { pops: [a [Added a, Updated A], b [Added b]], synced: true }
- *                                Y = { pops: [a [Sync a3], b [Sync b1]], resourceVersion: R's }
+ *                                Y = { pops: [a [Sync a3], b [Sync b1]], relists: [{ at: 2, listed: {a, b} }] }
  *                                Z = { pops: [], resourceVersion: '9' }
  * ```
  *
  * @example
  * ```ts
- * bursts$.pipe(deltaFifoBatch({ knownObjects: store })).subscribe((batch) => {
- *   for (const pop of batch.pops) for (const d of pop.deltas) apply(store, pop.key, d);
+ * bursts$.pipe(deltaFifoBatch<V1Pod>()).subscribe((batch) => {
+ *   writeToStore(batch); // pops in order, the relists' deletions at their marks
  *   if (batch.synced) markSynced();
  * });
  * ```
  */
 export function deltaFifoBatch<T>(
-  options: FifoQueueOptions<T> = {},
+  options: DeltaFifoBatchOptions<T> = {},
 ): OperatorFunction<ReflectorBurst<T>, FifoBatch<T>> {
+  const empty: FifoBatch<T> = { pops: [], resourceVersion: undefined, synced: false };
   return (source) =>
-    defer(() => {
-      const seed: FifoScanState<T> = {
-        queue: createFifoQueue<T>(options),
-        hasSynced: false,
-        batch: undefined,
-      };
-      return source.pipe(
-        scan((state: FifoScanState<T>, burst: ReflectorBurst<T>): FifoScanState<T> => {
-          const batch = popBurst(state.queue, burst, state.hasSynced);
-          return { queue: state.queue, hasSynced: state.hasSynced || batch.synced, batch };
-        }, seed),
-        map((state) => state.batch as FifoBatch<T>),
-        filter((b) => b.pops.length > 0 || b.resourceVersion !== undefined || b.synced),
-      );
-    });
+    source.pipe(
+      scan(
+        (state: { readonly synced: boolean; readonly batch: FifoBatch<T> }, burst: ReflectorBurst<T>) => {
+          const batch = popBurst(burst, state.synced, options);
+          return { synced: state.synced || batch.synced, batch };
+        },
+        { synced: false, batch: empty },
+      ),
+      map((state) => state.batch),
+      filter((b) => b.pops.length > 0 || b.resourceVersion !== undefined || b.synced || b.relists !== undefined),
+    );
 }

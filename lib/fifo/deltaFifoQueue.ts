@@ -1,7 +1,7 @@
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { ArrayQueue } from './arrayQueue.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import { DeltaType, type Delta, type Deltas } from './delta.js';
+import type { FifoEvent } from './fifoEvent.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 import { applyEvent } from './fifoSupport.js';
@@ -50,12 +50,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     if (key === undefined) return;
     this.populated = true;
     // Neither queued nor known: presumably a relist already reported it; don't report it twice.
-    if (
-      !this.items.has(key) &&
-      (this.knownObjects === undefined || this.knownObjects.getByKey(key) === undefined)
-    ) {
-      return;
-    }
+    if (!this.items.has(key) && this.unknown(key)) return;
     this.queueAction(key, DeltaType.Deleted, DeltaType.Deleted, obj);
   }
 
@@ -82,9 +77,10 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
       );
     }
 
-    // ... and against the consumer's store, for keys with nothing queued.
+    // ... and against the consumer's store, for keys with nothing queued: after what is queued now.
     const known = this.knownObjects;
-    if (known !== undefined) {
+    if (this.downstream) this.markRelist(this.queue.length, keys);
+    else if (known !== undefined) {
       for (const key of known.listKeys()) {
         if (keys.has(key) || this.items.has(key)) continue;
         // client-go places a tombstone without an object if the store lost it meanwhile.
@@ -114,7 +110,7 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
     }
   }
 
-  apply(event: ReflectorEvent<T>): void {
+  apply(event: FifoEvent<T>): void {
     applyEvent(this, event);
   }
 

@@ -1,4 +1,5 @@
 import type { FifoPop } from './fifoOutput.js';
+import type { RelistMark } from './relistMark.js';
 
 /**
  * What the delta FIFO hands on for one burst (client-go's RealFIFO `PopBatch`): every pop the burst
@@ -10,8 +11,8 @@ import type { FifoPop } from './fifoOutput.js';
  *   server never replaces a valid one (client-go's `LastStoreSyncResourceVersion`).
  * - `synced`: true on the one batch after which the queue's `hasSynced` first became true (after
  *   its pops: a consumer that applies the batch before looking has processed every initial item).
- * - `resync`: present (true) when the burst carried a periodic resync (a `resync` event), so its
- *   unchanged updates are a resync the consumer asked for, not news.
+ * - `relists`: present when the burst carried a list: where each list's deletions of keys that
+ *   only the store knows belong (see {@link RelistMark}); the store write finds those keys.
  *
  * Readonly by type, not frozen at run time.
  *
@@ -24,5 +25,5 @@ export interface FifoBatch<T> {
   readonly pops: ReadonlyArray<FifoPop<T>>;
   readonly resourceVersion: string | undefined;
   readonly synced: boolean;
-  readonly resync?: true;
+  readonly relists?: ReadonlyArray<RelistMark>;
 }

@@ -1,6 +1,6 @@
 import type { RxkubeError } from '../errors.js';
 import type { KeyFunc } from '../meta/keys.js';
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
+import type { FifoEvent } from './fifoEvent.js';
 import type { Deltas } from './delta.js';
 import type { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import type { FifoPop } from './fifoOutput.js';
@@ -37,6 +37,15 @@ export interface FifoQueueOptions<T> {
   readonly keyFunc?: KeyFunc<T>;
   /** The consumer's store, read at delete / replace / resync time. See {@link KnownObjects}. */
   readonly knownObjects?: KnownObjects<T>;
+  /**
+   * @internal The consumer resolves against its own store what the queue would ask `knownObjects`:
+   * deletions of keys with nothing queued are passed on (the consumer drops those it does not
+   * hold), and a `replace` leaves a {@link RelistMark} where the deletions of the keys only the
+   * consumer knows belong. Set by {@link deltaFifoBatch}, whose FIFO reads no store.
+   */
+  readonly knownObjectsDownstream?: boolean;
+  /** @internal The consumer has synced already: nothing popped is part of the initial list. */
+  readonly synced?: boolean;
   /**
    * Emit `Replaced` rather than `Sync` for the items of a `replace`. Default: `false` in coalescing
    * mode (client-go's backward-compatible default), `true` in ordered mode (RealFIFO always does).
@@ -88,8 +97,8 @@ export interface FifoQueue<T> {
   replace(items: ReadonlyArray<T>, resourceVersion?: string): void;
   /** Queue `Sync` for every known key with nothing queued. */
   resync(): void;
-  /** Applies one {@link ReflectorEvent} (a bookmark changes nothing). */
-  apply(event: ReflectorEvent<T>): void;
+  /** Applies one {@link FifoEvent} (a bookmark changes nothing). */
+  apply(event: FifoEvent<T>): void;
   /** Takes the oldest entry, or `undefined` when the queue is empty. The pop is readonly by type (not frozen). */
   pop(): FifoPop<T> | undefined;
   /**

@@ -4,6 +4,7 @@ import { DeltaType } from './delta.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
 import { resolveQueueOptions } from './fifoSupport.js';
 import type { KnownObjects } from './knownObjects.js';
+import type { RelistMark } from './relistMark.js';
 
 /** Returned by {@link FifoQueueBase.transformed} when the transform threw (already reported). */
 export const TRANSFORM_FAILED: unique symbol = Symbol('transform failed');
@@ -18,6 +19,10 @@ export abstract class FifoQueueBase<T> {
   protected initialPopulationCount = 0;
   protected readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
   protected readonly knownObjects: KnownObjects<T> | undefined;
+  /** See {@link FifoQueueOptions.knownObjectsDownstream}. */
+  protected readonly downstream: boolean;
+  /** The marks the replaces left (with `knownObjectsDownstream`), for {@link takeRelistMarks}. */
+  private marks: RelistMark[] | undefined;
   protected readonly onError: (error: RxkubeError) => void;
   /** The delta type a relisted item is queued with. */
   protected readonly replaceType: DeltaType;
@@ -28,9 +33,29 @@ export abstract class FifoQueueBase<T> {
     const o = resolveQueueOptions(options);
     this.keyOf = o.keyOf;
     this.knownObjects = o.knownObjects;
+    this.downstream = o.knownObjectsDownstream;
+    this.populated = o.synced;
     this.transform = o.transform;
     this.onError = o.onError;
     this.replaceType = (o.emitDeltaTypeReplaced ?? replacedByDefault) ? DeltaType.Replaced : DeltaType.Sync;
+  }
+
+  /** @internal The relist marks left since the last call (with `knownObjectsDownstream`), oldest first. */
+  takeRelistMarks(): ReadonlyArray<RelistMark> | undefined {
+    const marks = this.marks;
+    this.marks = undefined;
+    return marks;
+  }
+
+  /** Records where a replace's deletions of keys only the consumer knows go (`at`: a pop index). */
+  protected markRelist(at: number, listed: ReadonlySet<string>): void {
+    (this.marks ??= []).push({ at, listed });
+  }
+
+  /** Whether a deletion of a key with nothing queued is dropped: nobody known to hold it. */
+  protected unknown(key: string): boolean {
+    if (this.downstream) return false; // the consumer drops it if it does not hold the key
+    return this.knownObjects === undefined || this.knownObjects.getByKey(key) === undefined;
   }
 
   get hasSynced(): boolean {

@@ -1,8 +1,8 @@
 import { KeyError, type RxkubeError } from '../errors.js';
 import { deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { FifoEvent } from './fifoEvent.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 
 /**
@@ -60,6 +60,8 @@ export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
     onError,
     keyOf: makeKeyOf(options.keyFunc, onError),
     knownObjects: options.knownObjects,
+    knownObjectsDownstream: options.knownObjectsDownstream === true,
+    synced: options.synced === true,
     transform: options.transform,
     emitDeltaTypeReplaced: options.emitDeltaTypeReplaced,
   };
@@ -74,7 +76,7 @@ export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
  * applyEvent(queue, { type: 'add', object: pod }); // queue.add(pod)
  * ```
  */
-export function applyEvent<T>(queue: FifoQueue<T>, event: ReflectorEvent<T>): void {
+export function applyEvent<T>(queue: FifoQueue<T>, event: FifoEvent<T>): void {
   switch (event.type) {
     case 'add':
       return queue.add(event.object);

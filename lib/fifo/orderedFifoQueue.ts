@@ -1,7 +1,7 @@
-import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { ArrayQueue } from './arrayQueue.js';
 import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 import { DeltaType, type Delta, type Deltas } from './delta.js';
+import type { FifoEvent } from './fifoEvent.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 import { applyEvent } from './fifoSupport.js';
@@ -70,12 +70,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     this.populated = true;
     // RealFIFO queues every deletion; rxkube drops, as DeltaFIFO does, the deletion of a key that is
     // neither queued nor known (nobody has seen the object, so nobody must hear it is gone).
-    if (
-      !this.keys.has(key) &&
-      (this.knownObjects === undefined || this.knownObjects.getByKey(key) === undefined)
-    ) {
-      return;
-    }
+    if (!this.keys.has(key) && this.unknown(key)) return;
     this.push(key, DeltaType.Deleted, obj, false);
   }
 
@@ -104,8 +99,10 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
       this.push(key, DeltaType.Deleted, new DeletedFinalStateUnknown(key, last.object as T), true);
     }
 
+    // Then the known keys neither listed nor queued, before the listed items.
     const known = this.knownObjects;
-    if (known !== undefined) {
+    if (this.downstream) this.markRelist(this.entries.length, newKeys);
+    else if (known !== undefined) {
       for (const key of known.listKeys()) {
         if (newKeys.has(key) || seen.has(key)) continue;
         const last = known.getByKey(key) as T;
@@ -132,7 +129,7 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
     }
   }
 
-  apply(event: ReflectorEvent<T>): void {
+  apply(event: FifoEvent<T>): void {
     applyEvent(this, event);
   }
 

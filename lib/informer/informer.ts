@@ -106,16 +106,16 @@ export interface Informer<T> {
  * Creates the informer of one resource: `informer(listWatch, options)`. This is the entry point the
  * shared informer factory calls (one per resource and namespace); it can be used on its own too.
  *
- * Pipeline: reflector bursts (+ a `resync` burst when a handler's own timer finds it due) ->
- * `deltaFifoBatch` (knowing the store) -> each batch applied to the store in one write -> its
- * notifications on a shared stream every handler's buffer subscribes to (resyncs only to handlers
- * that are due).
+ * Pipeline: reflector bursts -> `deltaFifoBatch` (a pure reducer of each burst; it reads no store) ->
+ * each batch applied to the store in one write (which finds a relist's deletions, where the old
+ * state is) -> its notifications on a shared stream every handler's buffer subscribes to. A
+ * handler's periodic resync is its own replay of the store, on its own timer.
  *
  * ```text
  * reflector:  --R[a,b]-------u(a2)---------R[a2]--
- * resync:     ------------------------t-----------   t: a handler is due (check period elapsed)
- * store$:     S0-S1-----------S2--------------------  one snapshot per batch, before anyone hears (I1)
- * handler:    ---A(a)B(b)-----U(a,a2)-U(a2,a2)------  U(x,x): a resync, only to handlers due
+ * store$:     S0-S1-----------S2--------------S3--  one snapshot per batch, before anyone hears
+ * H's timer:  ------------------------t-----------  t: handler H is due
+ * handler H:  ---A(a)B(b)-----U(a,a2)-U(a2,a2)U(b,b)-U(a2,a2)  U(x,x) from a relist: only to handlers due
  * ```
  *
  * @example

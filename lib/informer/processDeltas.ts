@@ -1,9 +1,12 @@
 import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
 import { DeltaType } from '../fifo/delta.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
+import type { FifoPop } from '../fifo/fifoOutput.js';
+import type { RelistMark } from '../fifo/relistMark.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { IndexFunctionError, InvalidIndexValuesError } from '../store/indexErrors.js';
 import type { Indexers } from '../store/indexers.js';
+import type { StoreMutator } from '../store/storeMutator.js';
 import type { StoreWriter } from '../store/storeWriter.js';
 import {
   addNotification,
@@ -20,7 +23,7 @@ import {
  *
  * @example
  * ```ts
- * const batch: ProcessedBatch<V1Pod> = { notifications: [], keys: [], resyncs: [], errors: [], synced: false, resync: false };
+ * const batch: ProcessedBatch<V1Pod> = { notifications: [], keys: [], resyncs: [], errors: [], synced: false };
  * ```
  */
 export interface ProcessedBatch<T> {
@@ -30,16 +33,17 @@ export interface ProcessedBatch<T> {
   readonly errors: ReadonlyArray<IndexFunctionError>;
   /** The informer synced with this batch: each handler is synced once it has handled it. */
   readonly synced: boolean;
-  /** The batch of a periodic resync (asked for by handlers' timers): only the handlers due take it. */
-  readonly resync: boolean;
 }
 
 /**
  * client-go's `processDeltas` over a whole batch: every delta of every pop is applied to the store
  * in ONE transient write (one new snapshot, one `store$` emission), with the batch's resource
  * version; Sync / Replaced / Added / Updated become an update when the key was stored, an add
- * otherwise. A write whose index function throws changes nothing and is reported; the rest of the
- * batch goes on (S8). Nobody is told anything here (I1: the store is written before anyone hears).
+ * otherwise. A deletion of a key the store does not hold is dropped (nobody was told of the object,
+ * so nobody must hear it is gone). A relist's deletions of keys only the store knows are found here,
+ * where the old state is, at the place the FIFO marked ({@link RelistMark}). A write whose index
+ * function throws changes nothing and is reported; the rest of the batch goes on. Nobody is told
+ * anything here: the store is written before anyone hears.
  *
  * @internal
  * @example
@@ -59,12 +63,21 @@ export function processDeltas<T extends KubeObjectLike>(
   const keys: string[] = [];
   const resyncs: boolean[] = [];
   const errors: IndexFunctionError[] = [];
+  const relists = batch.relists;
+  // What the store held before this batch, read only for a list's deletions (rare).
+  const storedKeys = relists === undefined ? undefined : writer.peek().listKeys();
+  let mark = 0;
   writer.batchInPlace((m) => {
-    for (const pop of batch.pops) {
+    const pops = batch.pops;
+    for (let i = 0; i < pops.length; i++) {
+      const pop = pops[i]!;
+      while (relists !== undefined && mark < relists.length && relists[mark]!.at === i) {
+        deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications, keys, resyncs);
+      }
       for (const d of pop.deltas) {
         try {
           if (d.type === DeltaType.Deleted) {
-            m.delete(d.object);
+            if (m.delete(d.object) === undefined) continue; // not held: nobody heard of it
             notifications.push(deleteNotification(d.object));
             resyncs.push(false);
           } else {
@@ -92,9 +105,39 @@ export function processDeltas<T extends KubeObjectLike>(
         }
       }
     }
+    while (relists !== undefined && mark < relists.length) {
+      deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications, keys, resyncs);
+    }
     if (batch.resourceVersion !== undefined) m.setResourceVersion(batch.resourceVersion);
   });
-  return { notifications, keys, resyncs, errors, synced: batch.synced, resync: false };
+  return { notifications, keys, resyncs, errors, synced: batch.synced };
+}
+
+/**
+ * A relist's deletions of what only the store knew: every key stored before the batch that the list
+ * did not have and that no pop before the mark touched (those the FIFO handled from what was
+ * queued) is deleted, told as a `DeletedFinalStateUnknown` carrying the stored object (client-go's
+ * DeltaFIFO `Replace` does the same through `knownObjects`).
+ */
+function deleteUnlisted<T>(
+  m: StoreMutator<T>,
+  mark: RelistMark,
+  pops: ReadonlyArray<FifoPop<T>>,
+  storedKeys: ReadonlyArray<string>,
+  notifications: Array<Notification<T>>,
+  keys: string[],
+  resyncs: boolean[],
+): void {
+  const queued = new Set<string>();
+  for (let i = 0; i < mark.at; i++) queued.add(pops[i]!.key);
+  for (const key of storedKeys) {
+    if (mark.listed.has(key) || queued.has(key)) continue;
+    const last = m.deleteByKey(key);
+    if (last === undefined) continue;
+    notifications.push(deleteNotification<T>(new DeletedFinalStateUnknown(key, last)));
+    keys.push(key);
+    resyncs.push(false);
+  }
 }
 
 /**

@@ -20,7 +20,7 @@ import type {
 } from './handlerRegistration.js';
 import type { Notification } from './notification.js';
 import type { ProcessedBatch } from './processDeltas.js';
-import { Replay, type ReplaySource } from './replay.js';
+import { Replay, resyncReplay, type ReplaySource } from './replay.js';
 import { awaitHandlerResult } from './handlerResult.js';
 import { NotificationBuffer } from './notificationBuffer.js';
 import { callHandler, isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
@@ -69,10 +69,11 @@ export class ProcessorListener<T> implements HandlerRegistration {
   /** The period this handler asked for (normalized), before the informer's check period applies. */
   readonly requestedResyncPeriod: number;
   resyncPeriod: number;
-  /** Set by its own resync timer at each look: whether this listener gets resync notifications. */
+  /**
+   * Set by its own resync timer at each look: whether this listener was due, so that it also takes
+   * a relist's unchanged objects until its next look (client-go's `syncingListeners`).
+   */
   syncing = false;
-  /** Set by its own resync timer when due, until the periodic resync it asked for is delivered. */
-  private resyncDue = false;
   readonly synced$: Observable<boolean>;
   readonly lag$: Observable<HandlerLag>;
 
@@ -183,18 +184,19 @@ export class ProcessorListener<T> implements HandlerRegistration {
   /**
    * This handler's own resync timer, on the informer's scheduler: every `checkPeriod` it looks
    * whether its period has elapsed (client-go's `shouldResync`); if so it is `syncing` until its
-   * next look and asks the informer for a resync. Returns the timer's subscription (ended by
-   * `close()` too).
+   * next look and replays the current snapshot to itself alone, an `update(obj, obj)` per object,
+   * queued behind what it has not handled yet. Nothing goes round the informer: the FIFO, the store
+   * and the other handlers never see a resync. Returns the timer's subscription (ended by `close()`
+   * too).
    */
-  resyncTimer(checkPeriod: number, requestResync: () => void): Subscription {
+  resyncTimer(checkPeriod: number): Subscription {
     if (this.resyncPeriod === 0 || !(checkPeriod > 0)) return Subscription.EMPTY;
     const timer = longInterval(checkPeriod, this.host.scheduler).subscribe(() => {
       const now = this.host.scheduler.now();
       this.syncing = this.shouldResync(now);
-      this.resyncDue = this.syncing;
       if (!this.syncing) return;
       this.determineNextResync(now);
-      requestResync();
+      resyncReplay(this.host.snapshot(), (n, key) => this.push(n, key));
     });
     this.feed.add(timer);
     return timer;
@@ -202,10 +204,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
 
   private onBatch(batch: ProcessedBatch<T>): void {
     const { notifications, keys, resyncs } = batch;
-    // A periodic resync only to the handlers it was asked for; an unchanged object on a relist to
-    // the handlers due at their last look (client-go's syncingListeners).
-    const takesResyncs = batch.resync ? this.resyncDue : this.syncing;
-    if (batch.resync) this.resyncDue = false;
+    // An unchanged object of a relist only to the handlers due at their last look.
+    const takesResyncs = this.syncing;
     for (let i = 0; i < notifications.length; i++) {
       if (!resyncs[i] || takesResyncs) this.push(notifications[i], keys[i]);
     }

@@ -21,6 +21,27 @@ export interface ReplaySource<T> {
 }
 
 /**
+ * A handler's periodic resync (client-go's `Sync` deltas, which reach only the handlers due): an
+ * `update(obj, obj)` for every object of `snapshot`, handed to `deliver` with its key, in the
+ * snapshot's order.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * resyncReplay(informer.getStore(), (n, key) => listener.push(n, key));
+ * ```
+ */
+export function resyncReplay<T>(
+  snapshot: ReplaySource<T>,
+  deliver: (n: Notification<T>, key: string) => void,
+): void {
+  for (const key of snapshot.listKeys()) {
+    const obj = snapshot.getByKey(key);
+    if (obj !== undefined) deliver(updateNotification(obj, obj), key);
+  }
+}
+
+/**
  * Brings a handler up to date with a store snapshot, one notification at a time. Without a view
  * (a handler added to a running informer) it is an add per object; with the handler's view it is
  * the difference: deletes for what is gone, adds for what is new, updates for what changed.

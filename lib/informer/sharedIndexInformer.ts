@@ -18,7 +18,6 @@ import type { FifoBatch } from '../fifo/fifoBatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflector } from '../reflector/reflector.js';
-import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 import { storeWriter, type StoreWriter } from '../store/storeWriter.js';
@@ -33,8 +32,6 @@ import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js'
 import { errorLogger } from './errorLogger.js';
 import { syncedSnapshots } from './syncedSnapshots.js';
 import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
-
-const RESYNC_BURST: ReflectorBurst<never> = [{ type: 'resync' }];
 
 /**
  * Where an informer is in its life:
@@ -76,9 +73,6 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   private listeners: ReadonlyArray<ProcessorListener<T>> = [];
   /** The shared notification stream: one emission per batch; every handler subscribes to it. */
   private readonly batches = new Subject<ProcessedBatch<T>>();
-  /** Resync bursts for the FIFO, asked for by the handlers' own timers (at most one per instant). */
-  private readonly resyncs = new Subject<ReflectorBurst<T>>();
-  private resyncPending = false;
   private readonly defaultResyncPeriod: number;
   private resyncCheckPeriod: number;
   private transform: ((obj: T) => T) | undefined;
@@ -259,7 +253,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.listeners = [...this.listeners, listener];
     listener.listen(this.batches);
     if (this.phase.kind === 'running')
-      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod, this.requestResync));
+      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod));
     // A running informer, or an idle one that ran before: replay what the store holds first (I5).
     if (running || this.writer.peek().size > 0) {
       listener.startInitialReplay(this.writer.current);
@@ -305,7 +299,6 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.listeners = [];
     const settled = listeners.map((l) => l.close());
     this.batches.complete();
-    this.resyncs.complete();
     this.writer.complete();
     this.syncedSubject.complete();
     this.errors.complete();
@@ -324,20 +317,14 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
       useWatchList: this.options.watchList,
       pageSize: this.options.pageSize,
     });
-    this.resyncPending = false;
-    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod, this.requestResync));
-    const store = this.writer;
+    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod));
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
     pipeline.add(
-      merge(r.bursts$, this.resyncs)
+      r.bursts$
         .pipe(
           deltaFifoBatch<T>({
             mode: this.options.fifoMode,
             keyFunc: this.options.keyFunc,
-            knownObjects: {
-              getByKey: (key) => store.peekByKey(key),
-              listKeys: () => store.peek().listKeys(),
-            },
             emitDeltaTypeReplaced: true,
             transform: this.transform,
             onError: (e) => this.emitError(e),
@@ -357,30 +344,14 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   }
 
   /**
-   * A handler's timer found it due: one `resync` burst into the FIFO, after every handler due at
-   * this instant has looked (their timers tick at the same time), so that they share it.
-   */
-  private readonly requestResync = (): void => {
-    if (this.resyncPending || this.phase.kind !== 'running') return;
-    this.resyncPending = true;
-    this.phase.pipeline.add(
-      this.scheduler.schedule(() => {
-        this.resyncPending = false;
-        this.resyncs.next(RESYNC_BURST);
-      }),
-    );
-  };
-
-  /**
-   * One batch: applied to the store in one write (I1: before anyone hears), then its notifications
-   * go out on the shared stream, which every handler's buffer subscribes to (a resync is taken only
-   * by the handlers due one, I3), then `synced`.
+   * One batch: applied to the store in one write (before anyone hears), then its notifications go
+   * out on the shared stream, which every handler's buffer subscribes to (an unchanged object of a
+   * relist is taken only by the handlers due a resync), then `synced`.
    */
   private handleBatch(batch: FifoBatch<T>): void {
     const done = processDeltas(this.writer, batch, this.name, this.transform === undefined);
     for (const e of done.errors) this.emitError(e);
-    // A resync burst's batch says so itself: only the handlers that asked take its updates.
-    this.batches.next(batch.resync ? { ...done, resync: true } : done);
+    this.batches.next(done);
     if (batch.synced) this.markSynced();
   }
 

@@ -16,10 +16,11 @@ import { TestScheduler } from 'rxjs/testing';
 import { KeyError, type RxkubeError } from '../../lib/errors.js';
 import { deltaFifo, type DeltaFifoOptions } from '../../lib/fifo/deltaFifo.js';
 import type { FifoOutput } from '../../lib/fifo/fifoOutput.js';
+import type { FifoEvent } from '../../lib/fifo/fifoEvent.js';
 import type { ReflectorEvent } from '../../lib/reflector/reflectorEvent.js';
 import { describeOutput, keyFunc, obj, TestStore, type TestObj } from './fixtures.js';
 
-type Ev = ReflectorEvent<TestObj>;
+type Ev = FifoEvent<TestObj>;
 const add = (name: string, val: number): Ev => ({ type: 'add', object: obj(name, val) });
 const upd = (name: string, val: number): Ev => ({ type: 'update', object: obj(name, val) });
 const del = (name: string, val: number): Ev => ({ type: 'delete', object: obj(name, val) });

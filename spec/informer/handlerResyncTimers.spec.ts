@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { asyncScheduler } from 'rxjs';
 import { informer } from '../../lib/informer/informer.js';
 import {
   describeNotification,
@@ -51,6 +52,30 @@ describe('informer: each handler has its own resync timer on the injected schedu
           1000,
         ]);
         expect(kept.described()).toEqual(['add ns/a@1 initial']);
+      });
+    });
+  });
+
+  it('a resync is the handler’s own replay of the snapshot as it is at the tick: the store publishes no snapshot for it', () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1')], '1') })],
+        watches: [cold('1500ms m', { m: { type: 'MODIFIED' as const, object: pod('a', '2') } })],
+      });
+      const inf = informer(lw, { ...fast, resyncPeriod: 1000 });
+      const snapshots: number[] = [];
+      inf.store$.subscribe(() => snapshots.push(asyncScheduler.now()));
+      const resyncing = recordNotifications(inf, { resyncPeriod: 1000 });
+      inf.start();
+      stopAt(inf, 2500);
+      at(2499, () => {
+        expect(snapshots).toEqual([0, 1, 1501]); // the empty store, the list, the watch event
+        expect(resyncing.described()).toEqual([
+          'add ns/a@1 initial',
+          'update ns/a@1->1', // 1 s
+          'update ns/a@1->2', // the watch event at 1.5 s
+          'update ns/a@2->2', // 2 s: the snapshot as it is then
+        ]);
       });
     });
   });

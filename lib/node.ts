@@ -6,7 +6,7 @@
  * without the check (it reads files).
  * @packageDocumentation
  */
-import { checkClientNode } from './testing/fakeApiServer/clientNodeCheck.js';
+import { checkClientNode } from './transport/clientNodeCheck.js';
 
 checkClientNode();
 

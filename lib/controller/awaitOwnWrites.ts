@@ -1,5 +1,5 @@
 import { defer, filter, first, map, merge, of, scan, type Observable, type SchedulerLike } from 'rxjs';
-import { longTimer } from '../operators/longTimer.js';
+import { longTimer } from '../timers/longTimer.js';
 import { ownWritesStep, type AwaitedWrite, type CacheReading, type OwnWritesWait } from './ownWrites.js';
 
 /** The end of a wait for one's own writes: every write seen, or the bound passed. */

@@ -1,6 +1,6 @@
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 
 /**
  * Decides whether a change should trigger a reconcile (controller-runtime's `predicate.Predicate`,

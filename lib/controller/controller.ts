@@ -11,8 +11,8 @@ import {
 } from 'rxjs';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import { errorLogger } from '../informer/errorLogger.js';
-import { longTimer } from '../operators/longTimer.js';
+import { errorLogger } from '../logging/errorLogger.js';
+import { longTimer } from '../timers/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
 import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import { newReconcileId } from './reconcileId.js';

@@ -1,5 +1,5 @@
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
-import type { LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { ControllerSourceError } from './controllerSourceError.js';
 import type { KeySource } from './keySource.js';

@@ -1,5 +1,5 @@
 import { Subject, Subscription, type SchedulerLike } from 'rxjs';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { Notification } from '../informer/notification.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';

@@ -12,7 +12,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { isPromiseLike } from '../meta/isPromiseLike.js';
-import { longTimer } from '../operators/longTimer.js';
+import { longTimer } from '../timers/longTimer.js';
 import { apiErrorRetryAfterMs } from '../write/apiErrorStatus.js';
 import { InvalidReconcileResultError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from './reconciler.js';

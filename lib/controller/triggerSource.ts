@@ -1,4 +1,4 @@
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { AddEventHandlerOptions, HandlerRegistration } from '../informer/handlerRegistration.js';
 import type { Notification } from '../informer/notification.js';
 import type { EventHandler } from '../informer/resourceEventHandler.js';

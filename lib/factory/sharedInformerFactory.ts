@@ -17,7 +17,7 @@ import type { Ingress } from 'kubernetes-types/networking/v1.js';
 import { followCrd, type CrdFollowingInformer } from '../crd/followCrd.js';
 import type { SchedulerLike } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
-import type { LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 import { informer, type InformerOptions } from '../informer/informer.js';
 import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';

@@ -1,4 +1,4 @@
-import type { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 
 /**
  * The kinds of change a delta carries (client-go's `DeltaType`).

@@ -1,5 +1,5 @@
 import { ArrayQueue } from './arrayQueue.js';
-import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import { DeltaType, type Delta, type Deltas } from './delta.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoPop } from './fifoOutput.js';

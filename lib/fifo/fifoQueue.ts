@@ -2,7 +2,7 @@ import type { RxkubeError } from '../errors.js';
 import type { KeyFunc } from '../meta/keys.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { Deltas } from './delta.js';
-import type { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { KnownObjects } from './knownObjects.js';
 

@@ -1,5 +1,5 @@
 import { TransformError, type RxkubeError } from '../errors.js';
-import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import { DeltaType } from './delta.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
 import { resolveQueueOptions } from './fifoSupport.js';

@@ -9,7 +9,7 @@
  * @internal Not part of rxkube's public API.
  * @module
  */
-import type { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { Delta, Deltas, DeltaType } from './delta.js';
 import type { FifoPop } from './fifoOutput.js';
 

@@ -1,7 +1,7 @@
 import { KeyError, type RxkubeError } from '../errors.js';
 import { deletionHandlingMetaNamespaceKeyFunc, type KeyFunc } from '../meta/keys.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
 

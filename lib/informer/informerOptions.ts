@@ -4,7 +4,7 @@ import type { FifoMode } from '../fifo/fifoQueue.js';
 import type { KeyFunc } from '../meta/keys.js';
 import type { ReflectorOptions } from '../reflector/reflector.js';
 import type { Indexers } from '../store/indexers.js';
-import type { LoggerOption } from './errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 
 /**
  * Options of {@link informer}. All optional.

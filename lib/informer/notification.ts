@@ -1,4 +1,4 @@
-import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 
 /**
  * What a handler is told, one at a time and in order (client-go's add / update / delete

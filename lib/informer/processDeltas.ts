@@ -1,4 +1,4 @@
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import { DeltaType } from '../fifo/delta.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
 import type { FifoPop } from '../fifo/fifoOutput.js';

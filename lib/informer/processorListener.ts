@@ -11,7 +11,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { HandlerBufferOverflowError, HandlerError } from '../errors.js';
-import { longInterval } from '../operators/longTimer.js';
+import { longInterval } from '../timers/longTimer.js';
 import type {
   AddEventHandlerOptions,
   BufferOptions,

@@ -1,4 +1,4 @@
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import {
   addNotification,
   deleteNotification,

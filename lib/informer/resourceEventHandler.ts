@@ -1,5 +1,5 @@
 import type { Observable, Observer } from 'rxjs';
-import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import { InformerConfigError } from '../errors.js';
 import type { Notification } from './notification.js';
 

@@ -29,7 +29,7 @@ import { processDeltas, type ProcessedBatch } from './processDeltas.js';
 import { ProcessorListener, type ListenerHost } from './processorListener.js';
 import { checkEventHandler, type EventHandler, type NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
-import { errorLogger } from './errorLogger.js';
+import { errorLogger } from '../logging/errorLogger.js';
 import { syncedSnapshots } from './syncedSnapshots.js';
 import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
 

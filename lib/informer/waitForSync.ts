@@ -1,5 +1,5 @@
 import { asyncScheduler, Subscription, type Observable, type SchedulerLike } from 'rxjs';
-import { longTimer } from '../operators/longTimer.js';
+import { longTimer } from '../timers/longTimer.js';
 
 /**
  * Options of `waitForCacheSync`: give up after `timeout` ms or when `signal` aborts. Giving up

@@ -1,6 +1,6 @@
 import { catchError, defer, map, merge, NEVER, of, timer, type Observable, type SchedulerLike, type Subject } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
-import { longTimer } from '../operators/longTimer.js';
+import { longTimer } from '../timers/longTimer.js';
 import { electorDeadline, type ElectorCommand, type ElectorInput, type ElectorState } from './electorStep.js';
 import { JITTER_FACTOR, type ElectorTimings } from './leaderElectionConfig.js';
 import { LeaderElectionError, LeaseConflictError } from './leaderElectionErrors.js';

@@ -16,7 +16,7 @@ import {
   type Observable,
 } from 'rxjs';
 import { RxkubeError } from '../errors.js';
-import { errorLogger } from '../informer/errorLogger.js';
+import { errorLogger } from '../logging/errorLogger.js';
 import { electorEffect, type ElectorEnv } from './electorEffect.js';
 import {
   electorStep,

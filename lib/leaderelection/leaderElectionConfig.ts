@@ -1,5 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
-import type { LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import { LeaderElectionConfigError } from './leaderElectionErrors.js';
 import type { ResourceLock } from './resourceLock.js';

@@ -1,6 +1,6 @@
 import { concatMap, defer, distinctUntilChanged, EMPTY, from, Subject, type Observable, type Subscription } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
-import { errorLogger, type LoggerOption } from '../informer/errorLogger.js';
+import { errorLogger, type LoggerOption } from '../logging/errorLogger.js';
 import type { LeaderElector } from './leaderElection.js';
 import { LeaderWorkersError } from './leaderElectionErrors.js';
 

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { map, type Observable } from 'rxjs';
-import type { LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 import type { KubeObject, ObjectMeta } from '../meta/kubeObject.js';
 import { logOnce } from '../meta/logOnce.js';
 import type { Transport } from '../transport/transport.js';

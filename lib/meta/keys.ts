@@ -1,6 +1,6 @@
 import { KeyError } from '../errors.js';
 import type { KubeObjectLike } from './kubeObject.js';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from './deletedFinalStateUnknown.js';
 
 /** Computes the store key of an object. Throws {@link KeyError} when it cannot. */
 export type KeyFunc<T = unknown> = (obj: T) => string;

@@ -1,4 +1,4 @@
-import type { Logger, LoggerOption } from '../informer/errorLogger.js';
+import type { Logger, LoggerOption } from '../logging/errorLogger.js';
 
 /**
  * A function that logs its first message and ignores the rest: for a condition worth saying once

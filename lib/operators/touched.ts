@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { Notification } from '../informer/notification.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { filter, map, type Observable } from 'rxjs';
-import type { LoggerOption } from '../informer/errorLogger.js';
+import type { LoggerOption } from '../logging/errorLogger.js';
 import { listWatch, type ListWatchOptions } from '../listwatch/createListWatch.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { Resource } from '../listwatch/resource.js';

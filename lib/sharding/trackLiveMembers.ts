@@ -1,6 +1,6 @@
 import { asyncScheduler, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs';
 import type { Lease } from '../leaderelection/leaseLock.js';
-import { longTimer } from '../operators/longTimer.js';
+import { longTimer } from '../timers/longTimer.js';
 import { liveMembers, nextMemberExpiry, observeMembers, type MemberObservations } from './memberObservations.js';
 
 /**

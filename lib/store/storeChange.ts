@@ -1,4 +1,4 @@
-import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 
 /**
  * One change to a store, as a value (what {@link StoreWriter.apply} and

@@ -1,4 +1,4 @@
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { deepFreeze } from './deepFreeze.js';
 import { InvalidIndexValuesError } from './indexErrors.js';

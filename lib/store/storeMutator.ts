@@ -1,4 +1,4 @@
-import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { KeyFunc } from '../meta/keys.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { StoreChange } from './storeChange.js';

@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import type { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { KubeObject } from '../meta/kubeObject.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { Indexers } from './indexers.js';

@@ -39,7 +39,7 @@ export {
   type FakeListWatchScript,
   type NotificationRecorder,
 } from './marbles.js';
-export { checkClientNode, installedVersions, ClientNodeVersionError } from './fakeApiServer/clientNodeCheck.js';
+export { checkClientNode, installedVersions, ClientNodeVersionError } from '../transport/clientNodeCheck.js';
 export {
   deploymentFixture,
   replicaSetFor,

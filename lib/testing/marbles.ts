@@ -1,5 +1,5 @@
 import { NEVER, Observable, type SchedulerLike, asyncScheduler } from 'rxjs';
-import { DeletedFinalStateUnknown } from '../fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { HandlerRegistration, AddEventHandlerOptions } from '../informer/handlerRegistration.js';
 import type { Informer } from '../informer/informer.js';
 import type { Notification } from '../informer/notification.js';

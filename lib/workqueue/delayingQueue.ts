@@ -1,5 +1,5 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
-import { maxTimerDelayMs } from '../operators/longTimer.js';
+import { maxTimerDelayMs } from '../timers/longTimer.js';
 import { BinaryHeap } from './binaryHeap.js';
 import type { CoreQueue } from './coreQueue.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createFifoQueue } from '../../lib/fifo/createFifoQueue.js';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { DeltaType } from '../../lib/fifo/delta.js';
 import type { FifoMode, FifoQueue } from '../../lib/fifo/fifoQueue.js';
 import { keyFunc, obj, TestStore, type TestObj } from './fixtures.js';

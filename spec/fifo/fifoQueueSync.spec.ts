@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { deltasOf, dfsu, obj, popAll, TestStore } from './fixtures.js';
 import { modes, q } from './fifoQueueSupport.js';
 

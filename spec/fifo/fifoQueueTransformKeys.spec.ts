@@ -1,7 +1,7 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { KeyError, TransformError, type RxkubeError } from '../../lib/errors.js';
 import { createFifoQueue } from '../../lib/fifo/createFifoQueue.js';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { deltasOf, dfsu, obj, popAll, TestStore, type TestObj } from './fixtures.js';
 import { modes, q } from './fifoQueueSupport.js';
 

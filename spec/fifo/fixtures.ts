@@ -1,4 +1,4 @@
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { Delta, DeltaType } from '../../lib/fifo/delta.js';
 import type { FifoOutput, FifoPop } from '../../lib/fifo/fifoOutput.js';
 import type { FifoQueue } from '../../lib/fifo/fifoQueue.js';

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
 import { builtInResources } from '../../lib/factory/builtInResources.js';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { informer, type Informer } from '../../lib/informer/informer.js';
 import type { Notification } from '../../lib/informer/notification.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';

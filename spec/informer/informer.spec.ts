@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { informer } from '../../lib/informer/informer.js';
 import {
   describeNotification,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { addNotification, deleteNotification, updateNotification } from '../../lib/informer/notification.js';
 import { stripManagedFields } from '../../lib/informer/stripManagedFields.js';
 import {

@@ -11,7 +11,7 @@ import {
 import { keyedView } from '../../lib/operators/keyedView.js';
 import { listed } from '../../lib/operators/listed.js';
 import { addNotification, deleteNotification, updateNotification } from '../../lib/informer/notification.js';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import { IndexNotFoundError } from '../../lib/store/indexErrors.js';
 import type { ListerSource } from '../../lib/lister/lister.js';
 

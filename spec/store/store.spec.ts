@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { IndexConflictError, IndexNotFoundError, StoreWriteError } from '../../lib/store/indexErrors.js';
 import { NamespaceIndex } from '../../lib/store/indexers.js';

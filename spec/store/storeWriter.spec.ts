@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { map } from 'rxjs';
-import { DeletedFinalStateUnknown } from '../../lib/fifo/deletedFinalStateUnknown.js';
+import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { IndexConflictError, StoreWriteError } from '../../lib/store/indexErrors.js';
 import type { Store } from '../../lib/store/store.js';

@@ -5,7 +5,7 @@ import {
   ClientNodeVersionError,
   checkClientNode,
   installedVersions,
-} from '../../lib/testing/fakeApiServer/clientNodeCheck.js';
+} from '../../lib/transport/clientNodeCheck.js';
 import { RxkubeError } from '../../lib/errors.js';
 
 describe('the client-node / Node version guard (before client-node is loaded)', () => {

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { checkClientNode } from './clientNodeCheck.js';
+import { checkClientNode } from '../../transport/clientNodeCheck.js';
 import { Authenticator } from './auth.js';
 import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './certificates.js';
 import { createServerContext } from './context.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { RxkubeError } from '../../errors.js';
-import { clientNodeProblem } from '../../transport/clientNodeCompatibility.js';
+import { RxkubeError } from '../errors.js';
+import { clientNodeProblem } from './clientNodeCompatibility.js';
 
 /**
  * This Node and @kubernetes/client-node cannot work together (see `clientNodeProblem`); the message

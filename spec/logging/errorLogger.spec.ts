@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { SchedulerLike } from 'rxjs';
 import { ApiStatusError, HandlerError, RxkubeError } from '../../lib/errors.js';
-import { errorLogger, type Logger } from '../../lib/informer/errorLogger.js';
-import { explainError } from '../../lib/informer/explainError.js';
+import { errorLogger, type Logger } from '../../lib/logging/errorLogger.js';
+import { explainError } from '../../lib/logging/explainError.js';
 import { ReflectorError } from '../../lib/reflector/reflectorError.js';
 import { ApiServerUnreachableError } from '../../lib/transport/unreachableError.js';
 

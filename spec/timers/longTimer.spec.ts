@@ -3,11 +3,11 @@ import { NEVER, of, take } from 'rxjs';
 import { informer } from '../../lib/informer/informer.js';
 import type { ListWatch } from '../../lib/listwatch/listWatch.js';
 import { listPage } from '../../lib/testing/marbles.js';
-import { longInterval, longTimer, maxTimerDelayMs } from '../../lib/operators/longTimer.js';
+import { longInterval, longTimer, maxTimerDelayMs } from '../../lib/timers/longTimer.js';
 import { workQueue } from '../../lib/workqueue/workQueue.js';
 import { InvalidDelayError } from '../../lib/workqueue/workQueueError.js';
 import { pod, type Pod } from '../informer/support.js';
-import { RecordingScheduler } from './recordingScheduler.js';
+import { RecordingScheduler } from '../operators/recordingScheduler.js';
 
 const DAY = 86_400_000;
 

@@ -278,7 +278,7 @@ export function sharedInformerFactory(
       factoryTransform && ownTransform
         ? (obj: T) => ownTransform(factoryTransform(obj))
         : (ownTransform ?? (factoryTransform ? (obj: T) => factoryTransform(obj) : undefined));
-    return withLister(
+    const inf = withLister(
       informer<T>(lw, {
         ...options.informerOptions,
         name: `${prefix}${name}`,
@@ -287,10 +287,21 @@ export function sharedInformerFactory(
         transform,
         scheduler: options.scheduler,
         logger: options.logger,
-        onError: options.onError && ((e: RxkubeError) => options.onError?.(e, name)),
         freeze: options.freeze,
       }),
     );
+    const onError = options.onError;
+    // A subscriber of the informer's one error stream (it completes when the informer stops).
+    if (onError) {
+      inf.errors$.subscribe((e: RxkubeError) => {
+        try {
+          onError(e, name);
+        } catch {
+          // A throwing onError must not stop the informer; the error is on errors$ already.
+        }
+      });
+    }
+    return inf;
   }
 
   function followCrdOf<T extends KubeObjectLike>(resource: Resource, opts: InformerForOptions<T> = {}): CrdFollowingInformer<T> {

@@ -1,4 +1,5 @@
 import { filter, map, scan, type OperatorFunction } from 'rxjs';
+import type { RxkubeError } from '../errors.js';
 import type { ReflectorBurst } from '../reflector/reflectorBurst.js';
 import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { DeltaFifoQueue } from './deltaFifoQueue.js';
@@ -7,7 +8,8 @@ import type { FifoQueueOptions } from './fifoQueue.js';
 import { OrderedFifoQueue } from './orderedFifoQueue.js';
 
 /**
- * The options of {@link deltaFifoBatch}: the queue's, without `knownObjects`. This FIFO reads no
+ * The options of {@link deltaFifoBatch}: the queue's, without `knownObjects` and `onError` (the
+ * objects it could not queue are in each batch's `errors`). This FIFO reads no
  * store; a relist's deletions of keys only the store knows are left to the store write as
  * {@link RelistMark}s, and a deletion of a key with nothing queued is passed on (the store write
  * drops it when it does not hold the key).
@@ -19,7 +21,7 @@ import { OrderedFifoQueue } from './orderedFifoQueue.js';
  */
 export type DeltaFifoBatchOptions<T> = Omit<
   FifoQueueOptions<T>,
-  'knownObjects' | 'knownObjectsDownstream' | 'synced'
+  'knownObjects' | 'knownObjectsDownstream' | 'synced' | 'onError'
 >;
 
 /** A resource version as the server sent it, or `undefined` when missing or empty. */
@@ -60,7 +62,13 @@ export function popBurst<T>(
   syncedBefore: boolean,
   options: DeltaFifoBatchOptions<T> = {},
 ): FifoBatch<T> {
-  const queueOptions: FifoQueueOptions<T> = { ...options, knownObjectsDownstream: true, synced: syncedBefore };
+  let errors: RxkubeError[] | undefined;
+  const queueOptions: FifoQueueOptions<T> = {
+    ...options,
+    knownObjectsDownstream: true,
+    synced: syncedBefore,
+    onError: (e) => (errors ??= []).push(e),
+  };
   const queue =
     options.mode === 'ordered' ? new OrderedFifoQueue<T>(queueOptions) : new DeltaFifoQueue<T>(queueOptions);
   let resourceVersion: string | undefined;
@@ -71,7 +79,8 @@ export function popBurst<T>(
   const pops = queue.popBatch();
   const synced = !syncedBefore && queue.hasSynced;
   const relists = queue.takeRelistMarks();
-  return relists === undefined ? { pops, resourceVersion, synced } : { pops, resourceVersion, synced, relists };
+  if (relists === undefined && errors === undefined) return { pops, resourceVersion, synced };
+  return { pops, resourceVersion, synced, ...(relists && { relists }), ...(errors && { errors }) };
 }
 
 /**
@@ -81,7 +90,7 @@ export function popBurst<T>(
  * changes nothing (no pop, no resource version, no sync) emits nothing. It reads nothing downstream:
  * where a list's deletions of keys only the store knows go is marked in the batch (`relists`), and
  * the store write finds them. Objects without a key (or whose transform throws) are skipped and
- * reported to `onError`.
+ * carried in the batch's `errors`.
  *
  * ```text
  * bursts: -B-------R----b--|     B = [add a, update A, add b]; R = [replace [a3, b1]]; b = [bookmark 9]
@@ -112,6 +121,13 @@ export function deltaFifoBatch<T>(
         { synced: false, batch: empty },
       ),
       map((state) => state.batch),
-      filter((b) => b.pops.length > 0 || b.resourceVersion !== undefined || b.synced || b.relists !== undefined),
+      filter(
+        (b) =>
+          b.pops.length > 0 ||
+          b.resourceVersion !== undefined ||
+          b.synced ||
+          b.relists !== undefined ||
+          b.errors !== undefined,
+      ),
     );
 }

@@ -1,3 +1,4 @@
+import type { RxkubeError } from '../errors.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { RelistMark } from './relistMark.js';
 
@@ -11,6 +12,8 @@ import type { RelistMark } from './relistMark.js';
  *   server never replaces a valid one (client-go's `LastStoreSyncResourceVersion`).
  * - `synced`: true on the one batch after which the queue's `hasSynced` first became true (after
  *   its pops: a consumer that applies the batch before looking has processed every initial item).
+ * - `errors`: present when objects of the burst could not be queued (a `KeyError`, a
+ *   `TransformError`); they were skipped. Errors travel in the stream: the FIFO calls no one.
  * - `relists`: present when the burst carried a list: where each list's deletions of keys that
  *   only the store knows belong (see {@link RelistMark}); the store write finds those keys.
  *
@@ -26,4 +29,5 @@ export interface FifoBatch<T> {
   readonly resourceVersion: string | undefined;
   readonly synced: boolean;
   readonly relists?: ReadonlyArray<RelistMark>;
+  readonly errors?: ReadonlyArray<RxkubeError>;
 }

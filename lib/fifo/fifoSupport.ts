@@ -4,6 +4,7 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
+import { errorLogger } from '../logging/errorLogger.js';
 
 /**
  * Internal: the key of an object or tombstone, reporting failures instead of throwing.
@@ -32,8 +33,12 @@ export function makeKeyOf<T>(
   };
 }
 
+let defaultLog: ((error: RxkubeError) => void) | undefined;
+
 /**
- * Internal: the default error report (the informer passes its own).
+ * Internal: where a standalone queue's errors go without `onError`: rxkube's default logger (the
+ * informers' own: explained, rate-limited, off with `RXKUBE_LOG=off`), not a FIFO-only
+ * `console.warn`. The informer's FIFO reports nothing this way: its errors travel in its batches.
  *
  * @internal
  * @example
@@ -42,7 +47,7 @@ export function makeKeyOf<T>(
  * ```
  */
 export function defaultOnError(error: RxkubeError): void {
-  console.warn(`rxkube deltaFifo: ${error.message}`);
+  (defaultLog ??= errorLogger(undefined, { resource: 'deltaFifo' }))(error);
 }
 
 /**

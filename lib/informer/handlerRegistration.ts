@@ -1,5 +1,4 @@
 import type { Observable } from 'rxjs';
-import type { HandlerBufferOverflowError, HandlerError } from '../errors.js';
 
 /**
  * How far behind a handler is: `queued` notifications not yet handled (waiting in its buffer, being
@@ -21,7 +20,7 @@ export interface HandlerLag {
  * A bounded handler buffer: at most `size` notifications wait for the handler (the one in flight
  * does not count). When one more arrives:
  * - `'error'`: the handler is removed from the informer and a {@link HandlerBufferOverflowError} is
- *   reported (on `errors$`, to `onError`, and to an Observer's `error`).
+ *   reported (on the informer's `errors$`, and to an Observer's `error`).
  * - `'dropAndResync'`: every waiting notification and the new one are dropped; once the handler is
  *   free it is brought up to date with the store as it is then: an `add` for each object it was not
  *   told of, an `update(last told, current)` for each object that changed since it was last told,
@@ -45,7 +44,6 @@ export interface BufferOptions {
  *   a period shorter than the informer's resync check period becomes that period; added before
  *   start, it shortens the check period instead (client-go's `AddEventHandlerWithResyncPeriod`).
  * - `buffer`: unbounded when unset; see {@link BufferOptions}.
- * - `onError`: called with each {@link HandlerError} of this handler (also reported on `errors$`).
  * - `name`: used in error messages.
  *
  * @example
@@ -56,7 +54,6 @@ export interface BufferOptions {
 export interface AddEventHandlerOptions {
   readonly resyncPeriod?: number;
   readonly buffer?: BufferOptions;
-  readonly onError?: (error: HandlerError | HandlerBufferOverflowError) => void;
   readonly name?: string;
 }
 

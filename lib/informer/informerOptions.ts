@@ -1,5 +1,4 @@
 import type { SchedulerLike } from 'rxjs';
-import type { RxkubeError } from '../errors.js';
 import type { FifoMode } from '../fifo/fifoQueue.js';
 import type { KeyFunc } from '../meta/keys.js';
 import type { ReflectorOptions } from '../reflector/reflector.js';
@@ -52,7 +51,7 @@ export interface InformerOptions<T> {
   /** Other reflector options (backoff, timeouts, type name in messages, ...). */
   readonly reflector?: Omit<
     ReflectorOptions,
-    'scheduler' | 'useWatchList' | 'pageSize' | 'watchErrorHandler'
+    'scheduler' | 'useWatchList' | 'pageSize'
   >;
   /**
    * Deep-freeze every object on its way into the store: opt-in mutation detection (client-go's cache
@@ -60,13 +59,6 @@ export interface InformerOptions<T> {
    * instead of corrupting the cache. Default false (speed); recommended in tests.
    */
   readonly freeze?: boolean;
-  /**
-   * Called with every error, as `errors$` emits it (client-go's `SetWatchErrorHandler`, plus handler errors).
-   *
-   * @deprecated A second channel for what `errors$` carries (one `errors$` per object, the logger
-   * one of its subscribers): use `informer.errors$.subscribe(fn)`. Kept because many specs use it.
-   */
-  readonly onError?: (error: RxkubeError) => void;
   /**
    * Where the errors the informer recovers from are logged, explained (see `explainError`) and
    * rate-limited: unset, `console.error`; `false`, nowhere; or your own `Logger` (`{ error(message, error) }`).

@@ -80,7 +80,6 @@ export class ProcessorListener<T> implements HandlerRegistration {
   private nextResync = 0;
   private readonly name: string;
   private readonly buffer: BufferOptions | undefined;
-  private readonly onError: AddEventHandlerOptions['onError'];
   /** An Observer handler: told `complete` / `error` when the listener closes. */
   private readonly observer: boolean;
   private readonly q: NotificationBuffer<T>;
@@ -119,7 +118,6 @@ export class ProcessorListener<T> implements HandlerRegistration {
       throw new RangeError(`buffer.size must be at least 1 (Infinity: unbounded), got ${String(size)}`);
     }
     this.buffer = options.buffer && Number.isFinite(options.buffer.size) ? options.buffer : undefined;
-    this.onError = options.onError;
     this.observer = isNotificationObserver(handler);
     this.view = this.buffer?.overflow === 'dropAndResync' ? new Map() : undefined;
     this.q = new NotificationBuffer<T>(this.view !== undefined);
@@ -385,14 +383,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.syncedSubject.next(true);
   }
 
+  /** A handler's errors go to the informer's `errors$`, its one error channel. */
   private reportError(err: HandlerError | HandlerBufferOverflowError): void {
     this.host.report(err);
-    if (this.onError) {
-      try {
-        this.onError(err);
-      } catch {
-        // An onError that throws must not break delivery; the error is already on errors$.
-      }
-    }
   }
 }

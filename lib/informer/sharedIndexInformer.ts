@@ -327,7 +327,6 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
             keyFunc: this.options.keyFunc,
             emitDeltaTypeReplaced: true,
             transform: this.transform,
-            onError: (e) => this.emitError(e),
           }),
         )
         .subscribe({
@@ -349,6 +348,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
    * relist is taken only by the handlers due a resync), then `synced`.
    */
   private handleBatch(batch: FifoBatch<T>): void {
+    if (batch.errors) for (const e of batch.errors) this.emitError(e);
     const done = processDeltas(this.writer, batch, this.name, this.transform === undefined);
     for (const e of done.errors) this.emitError(e);
     this.batches.next(done);
@@ -362,15 +362,9 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.syncedSubject.next(true);
   }
 
+  /** The informer's one error channel: `errors$`; the logger is told too (the default subscriber). */
   private emitError(error: RxkubeError): void {
     this.log(error);
     if (!this.errors.closed) this.errors.next(error);
-    if (this.options.onError) {
-      try {
-        this.options.onError(error);
-      } catch {
-        // A throwing onError must not stop the informer; the error is on errors$ already.
-      }
-    }
   }
 }

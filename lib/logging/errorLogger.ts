@@ -23,7 +23,7 @@ export interface Logger {
  *
  * @example
  * ```ts
- * sharedInformerFactory(kc, { logger: false });       // errors$ / onError only
+ * sharedInformerFactory(kc, { logger: false });       // errors$ only
  * sharedInformerFactory(kc, { logger: myLogger });
  * ```
  */

@@ -50,17 +50,8 @@ export function reflect<T extends KubeObjectLike>(
       now: () => scheduler.now(),
       random: options.random ?? Math.random,
     };
-    const handler = options.watchErrorHandler;
     const deliver = (result: StepResult<T>): void => {
-      for (const out of result.outputs) {
-        subscriber.next(out);
-        if (out.type !== 'error' || !handler) continue;
-        try {
-          handler(out.error);
-        } catch {
-          // A throwing handler must not stop the reflector; the error is already on the output.
-        }
-      }
+      for (const out of result.outputs) subscriber.next(out);
     };
     // One phase: its effect's inputs folded through the step until the first step that enters the
     // next phase; that ends this effect (unsubscribing aborts it). Every effect ends in such a step

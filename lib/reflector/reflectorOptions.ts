@@ -1,6 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
 import type { BackoffOptions } from './backoff.js';
-import type { ReflectorError } from './reflectorError.js';
 
 /**
  * The annotation on the bookmark that ends a streaming list's initial events.
@@ -33,8 +32,6 @@ export interface ReflectorOptions {
   readonly scheduler?: SchedulerLike;
   /** Backoff settings; default 800 ms, x2, jitter 1.0, cap 30 s, reset after 2 min. */
   readonly backoff?: BackoffOptions;
-  /** Called with every error the reflector meets (client-go's `WatchErrorHandler`), before it recovers. */
-  readonly watchErrorHandler?: (error: ReflectorError) => void;
   /** Watches ask for `timeoutSeconds` in `[min, 2 * min)`. Default 300. (client-go will not go under 300; rxkube lets tests.) */
   readonly minWatchTimeoutSeconds?: number;
   /**

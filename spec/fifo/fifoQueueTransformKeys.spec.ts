@@ -110,14 +110,24 @@ describe('fifo queue', () => {
       expect(errors[0].message).toMatch(/boom/);
     });
 
-    it('reports errors with console.warn by default', () => {
-      const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    it("reports errors to rxkube's default logger (console.error, explained) without onError", () => {
+      const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      const was = process.env.RXKUBE_LOG;
+      delete process.env.RXKUBE_LOG; // the specs turn the default logger off; this one looks at it
       try {
-        const f = createFifoQueue<{ metadata?: { name?: string } }>({ mode });
+        // A reason of its own per mode: the default logger holds back a line it logged moments ago.
+        const keyFunc = (o: { name?: string }): string => {
+          if (o.name === undefined) throw new Error(`no name (${mode} mode)`);
+          return o.name;
+        };
+        const f = createFifoQueue<{ name?: string }>({ mode, keyFunc });
+        f.add({ name: 'a' }); // keyed: nothing to report
         f.add({});
-        expect(warn).toHaveBeenCalledWith(expect.stringMatching(/KeyError|couldn't create key/));
+        expect(error).toHaveBeenCalledTimes(1);
+        expect(error).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^rxkube: .*no name \\(${mode} mode\\)`)));
       } finally {
-        warn.mockRestore();
+        process.env.RXKUBE_LOG = was;
+        error.mockRestore();
       }
     });
 

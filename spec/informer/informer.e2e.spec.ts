@@ -119,19 +119,22 @@ describe('informer end to end (fake API server on loopback)', () => {
     expect(sameState(storeState(inf), serverState(api))).toBe(true);
   });
 
-  it('I8: a list error reaches errors$ and onError before the informer recovers and syncs', async () => {
+  it('I8: a list error reaches errors$ before the informer recovers and syncs', async () => {
     api.create('pods', pod('a'));
     api.faults.failNext(1, { code: 403, verb: 'list', message: 'pods is forbidden: User cannot list pods' });
-    const fromOnError: RxkubeError[] = [];
-    inf = newInformer({ onError: (e) => void fromOnError.push(e) });
+    const fromErrors: RxkubeError[] = [];
+    inf = newInformer();
     const order: string[] = [];
-    inf.errors$.subscribe((e) => order.push(`error ${e instanceof ReflectorError ? e.statusCode : '?'}`));
+    inf.errors$.subscribe((e) => {
+      fromErrors.push(e);
+      order.push(`error ${e instanceof ReflectorError ? e.statusCode : '?'}`);
+    });
     inf.synced$.subscribe((s) => s && order.push('synced'));
     inf.start();
     expect(await inf.waitForCacheSync()).toBe(true);
     expect(order).toEqual(['error 403', 'synced']);
-    expect(fromOnError).toHaveLength(1);
-    expect(fromOnError[0].message).toContain('forbidden');
+    expect(fromErrors).toHaveLength(1);
+    expect(fromErrors[0].message).toContain('forbidden');
   });
 
   it('I8: a watch error (500 ERROR event) is reported and the informer relists', async () => {

@@ -13,7 +13,6 @@ export interface Recorded<T> {
   statuses: Array<{ at: number; status: ReflectorStatus }>;
   errors: Array<{ at: number; error: ReflectorError }>;
   resourceVersions: string[];
-  handled: ReflectorError[];
 }
 
 /**
@@ -26,14 +25,13 @@ export function runOnVirtualTime<T extends KubeObject, LW extends ListWatch<T>>(
   options: ReflectorOptions = {},
 ): Recorded<T> & { lw: LW } {
   const scheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
-  const rec: Recorded<T> = { events: [], statuses: [], errors: [], resourceVersions: [], handled: [] };
+  const rec: Recorded<T> = { events: [], statuses: [], errors: [], resourceVersions: [] };
   let lw: LW | undefined;
   scheduler.run((helpers) => {
     lw = setup(helpers, scheduler);
     const r = reflector<T>(lw, {
       scheduler,
       random: () => 0,
-      watchErrorHandler: (e) => rec.handled.push(e),
       ...options,
     });
     const subs = [

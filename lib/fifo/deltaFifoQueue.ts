@@ -133,9 +133,8 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
       const isInInitialList = this.countPop();
       pops[i] = newPop(key, this.items.get(key)!, isInInitialList);
     }
-    // A new Map rather than `clear()`: V8 links a cleared (or rehashed) Map's old table to its new
-    // one, so once an old table is in the old generation every later table, with the keys, deltas
-    // and objects in it, survives minor GCs until the next major one (see docs/PERFORMANCE.md).
+    // A new Map rather than `clear()`, so that popped deltas die young (docs/PERFORMANCE.md,
+    // "A cleared Map chains its tables").
     this.items = new Map();
     return pops;
   }

@@ -1,10 +1,7 @@
 /**
  * The FIFO's per-event records (a delta, a pop, a list of one delta), made by constructors rather
- * than as object or array literals. V8 keeps an allocation site per literal, and once a list has
- * kept thousands of one site's objects alive across minor GCs it may pretenure the site: every
- * later record from it is then born in the old generation, and the young objects it points at
- * (each watch event's object) survive minor GCs until the next major one. Constructors have no
- * such site, nor does `new Array(n)` for arrays of objects. See docs/PERFORMANCE.md, "Pretenuring".
+ * than as object or array literals, so that the records of a large list cannot make later watch
+ * events' records outlive their objects (why: docs/PERFORMANCE.md, "Allocation-site pretenuring").
  *
  * @internal Not part of rxkube's public API.
  * @module

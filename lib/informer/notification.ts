@@ -25,8 +25,8 @@ export type Notification<T> =
   | { readonly type: 'update'; readonly oldObject: T; readonly newObject: T }
   | { readonly type: 'delete'; readonly object: T | DeletedFinalStateUnknown<T> };
 
-// Notifications are made per event by classes rather than object literals, so that V8 cannot
-// pretenure them after a list kept thousands alive (see lib/fifo/fifoRecords.ts).
+// Notifications are made per event by classes rather than object literals (why: docs/PERFORMANCE.md,
+// "Allocation-site pretenuring").
 class AddNotification<T> {
   readonly type = 'add' as const;
   constructor(

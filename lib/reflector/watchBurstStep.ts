@@ -218,7 +218,7 @@ function settle<T>(s: Watching<T>, d: Draft<T>): Watching<T> {
           unavailable: d.unavailable,
           paginatedResult: s.rv.paginatedResult,
         };
-  // The same key order as enterWatch's, so that every watching state has one hidden class.
+  // The same key order as enterWatch's (docs/PERFORMANCE.md, "One shape per state").
   return {
     rv,
     malformedAt: s.malformedAt,

@@ -2,58 +2,56 @@ import { ArrayQueue } from '../fifo/arrayQueue.js';
 import type { Notification } from './notification.js';
 
 /**
+ * One waiting notification: what to deliver, its key (for `dropAndResync`'s per-key view) and when
+ * it was queued (for `lag$`). A class, not a literal (docs/PERFORMANCE.md, "Allocation-site
+ * pretenuring"); made only for notifications that wait, never on the inline path.
+ *
+ * @internal
+ */
+export class BufferedNotification<T> {
+  constructor(
+    readonly notification: Notification<T>,
+    readonly key: string,
+    readonly queuedAt: number,
+  ) {}
+}
+
+/**
  * One handler's buffer (client-go's `processorListener` ring buffer): notifications waiting for the
- * handler, in order, each with the time it was queued (for `lag$`) and, when asked for, its key
- * (`dropAndResync` keeps a per-key view). Parallel {@link ArrayQueue}s, so a take allocates nothing.
+ * handler, in order, each with its key and the time it was queued.
  *
  * @internal
  * @example
  * ```ts
- * const buffer = new NotificationBuffer<V1Pod>(false);
+ * const buffer = new NotificationBuffer<V1Pod>();
  * buffer.push(addNotification(pod, true), scheduler.now(), 'ns/pod');
- * const n = buffer.take(); // buffer.takenTime: when it was queued
+ * const next = buffer.take(); // { notification, key, queuedAt }
  * ```
  */
 export class NotificationBuffer<T> {
-  private readonly notifications = new ArrayQueue<Notification<T>>();
-  private readonly times = new ArrayQueue<number>();
-  private readonly keys = new ArrayQueue<string>();
-  /** The key of the notification the last {@link take} returned ('' unless keys are kept). */
-  takenKey = '';
-  /** When the notification the last {@link take} returned was queued. */
-  takenTime = -1;
-
-  constructor(private readonly keepKeys: boolean) {}
+  private readonly entries = new ArrayQueue<BufferedNotification<T>>();
 
   /** How many notifications wait. */
   get length(): number {
-    return this.notifications.length;
+    return this.entries.length;
   }
 
   /** When the oldest waiting notification was queued (only meaningful when `length > 0`). */
   oldestTime(): number {
-    return this.times.peek() ?? -1;
+    return this.entries.peek()?.queuedAt ?? -1;
   }
 
   push(n: Notification<T>, time: number, key: string): void {
-    this.notifications.push(n);
-    this.times.push(time);
-    if (this.keepKeys) this.keys.push(key);
+    this.entries.push(new BufferedNotification(n, key, time));
   }
 
-  /** The oldest waiting notification, removed; `takenKey` / `takenTime` describe it. */
-  take(): Notification<T> | undefined {
-    const n = this.notifications.shift();
-    if (n === undefined) return undefined;
-    this.takenTime = this.times.shift() ?? -1;
-    this.takenKey = this.keepKeys ? (this.keys.shift() ?? '') : '';
-    return n;
+  /** The oldest waiting notification, removed. */
+  take(): BufferedNotification<T> | undefined {
+    return this.entries.shift();
   }
 
   /** Drops everything waiting. */
   clear(): void {
-    this.notifications.clear();
-    this.times.clear();
-    this.keys.clear();
+    this.entries.clear();
   }
 }

@@ -23,25 +23,23 @@ import type { ProcessedBatch } from './processDeltas.js';
 import { Replay, resyncReplay, type ReplaySource } from './replay.js';
 import { awaitHandlerResult } from './handlerResult.js';
 import { NotificationBuffer } from './notificationBuffer.js';
+import { determineResyncPeriod } from './resyncPeriod.js';
 import { callHandler, isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
 
 /**
- * What a listener needs from its informer: the clock, the current snapshot, error reporting and
- * removal. The informer implements it.
+ * What a listener reads from its informer: the clock, and the current store snapshot (for a
+ * resync's or a catch-up's replay). Reads only: a listener reports its errors on its own `errors$`
+ * and its end on `closed$`, which the informer subscribes to; it calls nothing in the informer.
  *
  * @example
  * ```ts
- * const host: ListenerHost<V1Pod> = { scheduler: asyncScheduler, snapshot: () => store, report: console.warn, remove: () => {} };
+ * const source: ListenerSource<V1Pod> = { scheduler: asyncScheduler, snapshot: () => store };
  * ```
  */
-export interface ListenerHost<T> {
+export interface ListenerSource<T> {
   readonly scheduler: SchedulerLike;
   /** The current store snapshot. */
   snapshot(): ReplaySource<T>;
-  /** Reports an error on the informer's `errors$`. */
-  report(error: HandlerError | HandlerBufferOverflowError): void;
-  /** Removes the listener from the informer (the registration's `remove()`). */
-  remove(listener: ProcessorListener<T>): void;
 }
 
 const emptyLag: HandlerLag = Object.freeze({ queued: 0, oldestAgeMs: 0 });
@@ -61,19 +59,19 @@ const sameLag = (a: HandlerLag, b: HandlerLag): boolean =>
  * @example
  * ```ts
  * // inside the informer:
- * const listener = new ProcessorListener(handler, options, resyncPeriod, host);
+ * const listener = new ProcessorListener(handler, options, resyncPeriod, resyncPeriod, source);
  * listener.push(addNotification(pod, true), 'ns/pod');
  * ```
  */
 export class ProcessorListener<T> implements HandlerRegistration {
   /** The period this handler asked for (normalized), before the informer's check period applies. */
   readonly requestedResyncPeriod: number;
-  resyncPeriod: number;
+  private period: number;
   /**
    * Set by its own resync timer at each look: whether this listener was due, so that it also takes
    * a relist's unchanged objects until its next look (client-go's `syncingListeners`).
    */
-  syncing = false;
+  private syncing = false;
   readonly synced$: Observable<boolean>;
   readonly lag$: Observable<HandlerLag>;
 
@@ -99,7 +97,11 @@ export class ProcessorListener<T> implements HandlerRegistration {
   private closed = false;
   private readonly syncedSubject = new BehaviorSubject<boolean>(false);
   private readonly lagChanged = new Subject<void>();
-  private readonly closed$ = new Subject<void>();
+  /** Emits once when the listener closes (removed, overflowed with `'error'`, or the informer stopped). */
+  readonly closed$ = new Subject<void>();
+  private readonly errors = new Subject<HandlerError | HandlerBufferOverflowError>();
+  /** This handler's errors (thrown, rejected, errored, overflowed); completes when it closes. */
+  readonly errors$: Observable<HandlerError | HandlerBufferOverflowError> = this.errors.asObservable();
   /** The subscription to the shared notification stream, and the resync timer. */
   private readonly feed = new Subscription();
 
@@ -108,10 +110,10 @@ export class ProcessorListener<T> implements HandlerRegistration {
     options: AddEventHandlerOptions,
     requestedResyncPeriod: number,
     resyncPeriod: number,
-    private readonly host: ListenerHost<T>,
+    private readonly host: ListenerSource<T>,
   ) {
     this.requestedResyncPeriod = requestedResyncPeriod;
-    this.resyncPeriod = resyncPeriod;
+    this.period = resyncPeriod;
     this.name = options.name ?? '';
     const size: unknown = options.buffer?.size;
     if (options.buffer && !(typeof size === 'number' && size >= 1)) {
@@ -120,7 +122,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.buffer = options.buffer && Number.isFinite(options.buffer.size) ? options.buffer : undefined;
     this.observer = isNotificationObserver(handler);
     this.view = this.buffer?.overflow === 'dropAndResync' ? new Map() : undefined;
-    this.q = new NotificationBuffer<T>(this.view !== undefined);
+    this.q = new NotificationBuffer<T>();
     this.synced$ = this.syncedSubject.asObservable();
     this.lag$ = defer(() =>
       this.closed
@@ -135,6 +137,19 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.determineNextResync(host.scheduler.now());
   }
 
+  /** The period this handler actually resyncs at (ms, 0 = never). */
+  get resyncPeriod(): number {
+    return this.period;
+  }
+
+  /**
+   * The informer's resync check period went down before start (a handler asked for a shorter
+   * period): this handler's own period follows client-go's `determineResyncPeriod`.
+   */
+  checkPeriodChanged(checkPeriod: number): void {
+    this.period = determineResyncPeriod(this.requestedResyncPeriod, checkPeriod);
+  }
+
   get removed(): boolean {
     return this.closed;
   }
@@ -144,7 +159,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
   }
 
   remove(): void {
-    this.host.remove(this);
+    void this.close();
   }
 
   lag(): HandlerLag {
@@ -272,6 +287,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
       }
       this.closed$.next();
       this.closed$.complete();
+      this.errors.complete();
       this.lagChanged.complete();
       this.syncedSubject.complete();
     }
@@ -283,7 +299,6 @@ export class ProcessorListener<T> implements HandlerRegistration {
       const err = new HandlerBufferOverflowError(buffer.size, this.name);
       this.reportError(err);
       void this.close(err);
-      this.host.remove(this);
       return;
     }
     // dropAndResync: what is waiting (and the new one) is replaced by a catch-up with the store.
@@ -312,9 +327,9 @@ export class ProcessorListener<T> implements HandlerRegistration {
           this.runReplayed(next.n, next.key);
           continue;
         }
-        const n = this.q.take();
-        if (n === undefined) break;
-        this.run(n, this.q.takenKey, this.q.takenTime);
+        const next = this.q.take();
+        if (next === undefined) break;
+        this.run(next.notification, next.key, next.queuedAt);
       }
     } finally {
       this.pumping = false;
@@ -385,6 +400,6 @@ export class ProcessorListener<T> implements HandlerRegistration {
 
   /** A handler's errors go to the informer's `errors$`, its one error channel. */
   private reportError(err: HandlerError | HandlerBufferOverflowError): void {
-    this.host.report(err);
+    this.errors.next(err);
   }
 }

@@ -12,7 +12,7 @@ import {
   takeUntil,
   type SchedulerLike,
 } from 'rxjs';
-import { HandlerBufferOverflowError, HandlerError, InformerStateError, type RxkubeError } from '../errors.js';
+import { InformerStateError, type RxkubeError } from '../errors.js';
 import { deltaFifoBatch } from '../fifo/deltaFifoBatch.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
@@ -26,7 +26,7 @@ import type { Informer } from './informer.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
 import { processDeltas, type ProcessedBatch } from './processDeltas.js';
-import { ProcessorListener, type ListenerHost } from './processorListener.js';
+import { ProcessorListener, type ListenerSource } from './processorListener.js';
 import { checkEventHandler, type EventHandler, type NotificationObserver } from './resourceEventHandler.js';
 import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
 import { errorLogger } from '../logging/errorLogger.js';
@@ -57,7 +57,7 @@ const STOPPED: Phase = { kind: 'stopped' };
  * const pods: Informer<V1Pod> = new SharedIndexInformer(listWatch, { resyncPeriod: 30_000 });
  * ```
  */
-export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T>, ListenerHost<T> {
+export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T>, ListenerSource<T> {
   readonly scheduler: SchedulerLike;
   readonly store$: Observable<Store<T>>;
   readonly events$: Observable<Notification<T>>;
@@ -239,8 +239,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
         period = this.resyncCheckPeriod;
       } else {
         this.resyncCheckPeriod = period;
-        for (const l of this.listeners)
-          l.resyncPeriod = determineResyncPeriod(l.requestedResyncPeriod, period);
+        for (const l of this.listeners) l.checkPeriodChanged(period);
       }
     }
     const listener = new ProcessorListener<T>(
@@ -251,6 +250,9 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
       this,
     );
     this.listeners = [...this.listeners, listener];
+    // The listener's own streams: its errors onto errors$; its end (removed, overflowed) drops it.
+    listener.errors$.subscribe((e) => this.emitError(e));
+    listener.closed$.subscribe(() => this.drop(listener));
     listener.listen(this.batches);
     if (this.phase.kind === 'running')
       this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod));
@@ -264,21 +266,12 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
 
   removeEventHandler(registration: HandlerRegistration): void {
     const listener = registration as ProcessorListener<T>;
-    if (!this.listeners.includes(listener)) return;
-    this.remove(listener);
-    void listener.close();
+    if (!this.listeners.includes(listener)) return; // another informer's, or removed already
+    void listener.close(); // its closed$ drops it
   }
 
-  /** ListenerHost: a registration's `remove()`, and the `'error'` overflow policy. */
-  remove(listener: ProcessorListener<T>): void {
-    if (!this.listeners.includes(listener)) return;
+  private drop(listener: ProcessorListener<T>): void {
     this.listeners = this.listeners.filter((l) => l !== listener);
-    void listener.close();
-  }
-
-  /** ListenerHost: handler errors go to `errors$`. */
-  report(error: HandlerError | HandlerBufferOverflowError): void {
-    this.emitError(error);
   }
 
   // ---- lifecycle --------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { ReflectorEvent } from '../reflector/reflectorEvent.js';
 import { DeltaFifoQueue } from './deltaFifoQueue.js';
 import type { FifoBatch } from './fifoBatch.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
+import { resolveQueueOptions, type ResolvedQueueOptions } from './fifoSupport.js';
 import { OrderedFifoQueue } from './orderedFifoQueue.js';
 
 /**
@@ -45,6 +46,33 @@ function eventRv<T>(event: ReflectorEvent<T>): string | undefined {
 }
 
 /**
+ * The options of a burst's queue, resolved once per options object (key function, transform,
+ * error sink) rather than once per burst, and where the burst's errors are collected. The reducer
+ * runs synchronously, so one context serves every burst of every subscription.
+ */
+interface BurstContext<T> {
+  readonly resolved: ResolvedQueueOptions<T>;
+  errors: RxkubeError[] | undefined;
+}
+
+const contexts = new WeakMap<object, BurstContext<unknown>>();
+
+function burstContext<T>(options: DeltaFifoBatchOptions<T>): BurstContext<T> {
+  let ctx = contexts.get(options) as BurstContext<T> | undefined;
+  if (ctx === undefined) {
+    const made: { resolved?: ResolvedQueueOptions<T>; errors: RxkubeError[] | undefined } = { errors: undefined };
+    made.resolved = resolveQueueOptions<T>({
+      ...options,
+      knownObjectsDownstream: true,
+      onError: (e) => (made.errors ??= []).push(e),
+    });
+    ctx = made as BurstContext<T>;
+    contexts.set(options, ctx as BurstContext<unknown>);
+  }
+  return ctx;
+}
+
+/**
  * The reducer of {@link deltaFifoBatch}, a pure function of one burst and whether the FIFO had
  * synced before it: the burst's events go into a queue of their own (coalesced per key, deletions
  * deduplicated, a list's items as `Replaced`/`Sync`), and every pop leaves as one batch. Nothing is
@@ -62,15 +90,13 @@ export function popBurst<T>(
   syncedBefore: boolean,
   options: DeltaFifoBatchOptions<T> = {},
 ): FifoBatch<T> {
-  let errors: RxkubeError[] | undefined;
-  const queueOptions: FifoQueueOptions<T> = {
-    ...options,
-    knownObjectsDownstream: true,
-    synced: syncedBefore,
-    onError: (e) => (errors ??= []).push(e),
-  };
+  const ctx = burstContext(options);
+  ctx.errors = undefined;
   const queue =
-    options.mode === 'ordered' ? new OrderedFifoQueue<T>(queueOptions) : new DeltaFifoQueue<T>(queueOptions);
+    options.mode === 'ordered'
+      ? new OrderedFifoQueue<T>(undefined, ctx.resolved)
+      : new DeltaFifoQueue<T>(undefined, ctx.resolved);
+  if (syncedBefore) queue.startSynced();
   let resourceVersion: string | undefined;
   for (const event of burst) {
     queue.apply(event);
@@ -79,6 +105,8 @@ export function popBurst<T>(
   const pops = queue.popBatch();
   const synced = !syncedBefore && queue.hasSynced;
   const relists = queue.takeRelistMarks();
+  const errors = ctx.errors as RxkubeError[] | undefined; // filled by the queue during the burst
+  ctx.errors = undefined;
   if (relists === undefined && errors === undefined) return { pops, resourceVersion, synced };
   return { pops, resourceVersion, synced, ...(relists && { relists }), ...(errors && { errors }) };
 }

@@ -4,7 +4,7 @@ import { DeltaType, type Delta, type Deltas } from './delta.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
-import { applyEvent } from './fifoSupport.js';
+import { applyEvent, type ResolvedQueueOptions } from './fifoSupport.js';
 import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
 import { newDelta, newPop, oneDelta } from './fifoRecords.js';
 
@@ -25,8 +25,9 @@ export class DeltaFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T> 
   readonly mode = 'coalescing' as const;
   private items = new Map<string, Delta<T>[]>();
   private readonly queue = new ArrayQueue<string>();
-  constructor(options: FifoQueueOptions<T> = {}) {
-    super(options, false);
+  /** `resolved`: options resolved once for many queues (the FIFO's per-burst queues). */
+  constructor(options: FifoQueueOptions<T> = {}, resolved?: ResolvedQueueOptions<T>) {
+    super(options, false, resolved);
   }
 
   get length(): number {

@@ -2,7 +2,7 @@ import { TransformError, type RxkubeError } from '../errors.js';
 import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import { DeltaType } from './delta.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
-import { resolveQueueOptions } from './fifoSupport.js';
+import { resolveQueueOptions, type ResolvedQueueOptions } from './fifoSupport.js';
 import type { KnownObjects } from './knownObjects.js';
 import type { RelistMark } from './relistMark.js';
 
@@ -29,8 +29,12 @@ export abstract class FifoQueueBase<T> {
   private readonly transform: ((obj: T) => T) | undefined;
 
   /** `replacedByDefault`: whether relisted items are `Replaced` (not `Sync`) unless the options say. */
-  protected constructor(options: FifoQueueOptions<T>, replacedByDefault: boolean) {
-    const o = resolveQueueOptions(options);
+  protected constructor(
+    options: FifoQueueOptions<T>,
+    replacedByDefault: boolean,
+    resolved: ResolvedQueueOptions<T> | undefined,
+  ) {
+    const o = resolved ?? resolveQueueOptions(options);
     this.keyOf = o.keyOf;
     this.knownObjects = o.knownObjects;
     this.downstream = o.knownObjectsDownstream;
@@ -38,6 +42,11 @@ export abstract class FifoQueueBase<T> {
     this.transform = o.transform;
     this.onError = o.onError;
     this.replaceType = (o.emitDeltaTypeReplaced ?? replacedByDefault) ? DeltaType.Replaced : DeltaType.Sync;
+  }
+
+  /** @internal The consumer had synced before: nothing popped from now on is part of the initial list. */
+  startSynced(): void {
+    this.populated = true;
   }
 
   /** @internal The relist marks left since the last call (with `knownObjectsDownstream`), oldest first. */

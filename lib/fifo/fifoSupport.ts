@@ -50,6 +50,17 @@ export function defaultOnError(error: RxkubeError): void {
   (defaultLog ??= errorLogger(undefined, { resource: 'deltaFifo' }))(error);
 }
 
+/** Internal: the options both queue kinds share, resolved once (see {@link resolveQueueOptions}). */
+export interface ResolvedQueueOptions<T> {
+  readonly onError: (error: RxkubeError) => void;
+  readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
+  readonly knownObjects: FifoQueueOptions<T>['knownObjects'];
+  readonly knownObjectsDownstream: boolean;
+  readonly synced: boolean;
+  readonly transform: ((obj: T) => T) | undefined;
+  readonly emitDeltaTypeReplaced: boolean | undefined;
+}
+
 /**
  * Internal: resolves the options both queue kinds share.
  *
@@ -59,7 +70,7 @@ export function defaultOnError(error: RxkubeError): void {
  * const { keyOf, onError } = resolveQueueOptions<V1Pod>({});
  * ```
  */
-export function resolveQueueOptions<T>(options: FifoQueueOptions<T>) {
+export function resolveQueueOptions<T>(options: FifoQueueOptions<T>): ResolvedQueueOptions<T> {
   const onError = options.onError ?? defaultOnError;
   return {
     onError,

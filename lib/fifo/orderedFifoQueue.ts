@@ -4,7 +4,7 @@ import { DeltaType, type Delta, type Deltas } from './delta.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoPop } from './fifoOutput.js';
 import type { FifoQueue, FifoQueueOptions } from './fifoQueue.js';
-import { applyEvent } from './fifoSupport.js';
+import { applyEvent, type ResolvedQueueOptions } from './fifoSupport.js';
 import { FifoQueueBase, TRANSFORM_FAILED } from './fifoQueueBase.js';
 import { newDelta, newPop, oneDelta } from './fifoRecords.js';
 
@@ -44,8 +44,9 @@ export class OrderedFifoQueue<T> extends FifoQueueBase<T> implements FifoQueue<T
   private readonly entries = new ArrayQueue<Entry<T>>();
   /** Per queued key: how many entries and the newest, so replace/resync need no scan. */
   private keys = new Map<string, KeyState<T>>();
-  constructor(options: FifoQueueOptions<T> = {}) {
-    super(options, true);
+  /** `resolved`: options resolved once for many queues (the FIFO's per-burst queues). */
+  constructor(options: FifoQueueOptions<T> = {}, resolved?: ResolvedQueueOptions<T>) {
+    super(options, true, resolved);
   }
 
   get length(): number {

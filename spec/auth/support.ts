@@ -65,14 +65,7 @@ export function runInformer(transport: Transport, backoff = { initialMs: 200, ca
   };
 }
 
-/** Resolves when `predicate` holds, polling every 5 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-export async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+export { waitFor } from '../support/waitFor.js';
 
 /**
  * The fragments of a credential that must never appear anywhere: a token as is, and for PEM

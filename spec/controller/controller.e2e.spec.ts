@@ -13,14 +13,7 @@ import { ReconcileError } from '../../lib/controller/controllerErrors.js';
 import { itemExponentialFailureRateLimiter } from '../../lib/workqueue/itemExponentialFailureRateLimiter.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { HeldKeys } from '../workqueue/support.js';
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { waitFor } from '../support/waitFor.js';
 
 const deployment = (name: string): V1Deployment => ({
   apiVersion: 'apps/v1',

@@ -18,6 +18,7 @@ import {
   type Resource,
 } from '../../lib/index.js';
 import { seededRandom, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor as waitForIt } from '../support/waitFor.js';
 
 interface Widget extends KubeObject {
   metadata?: KubeObject['metadata'] & { generation?: number };
@@ -46,14 +47,8 @@ afterAll(async () => {
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-async function waitFor(predicate: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = (predicate: () => boolean, what: () => string, timeoutMs = 20_000): Promise<void> =>
+  waitForIt(predicate, what, timeoutMs, 20);
 
 describe('controller end to end under faults', () => {
   it('reconciles every object at its latest generation; never one key in two workers; retries as the rate limiter says', async () => {

@@ -14,6 +14,7 @@ import {
   startFakeApiServer,
   type FakeApiServer,
 } from '../../lib/testing/index.js';
+import { waitFor as waitForIt } from '../support/waitFor.js';
 
 interface Pod {
   apiVersion?: string;
@@ -41,14 +42,8 @@ afterAll(async () => {
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-async function waitFor(predicate: () => boolean, what: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitFor = (predicate: () => boolean, what: () => string, timeoutMs = 60_000): Promise<void> =>
+  waitForIt(predicate, what, timeoutMs, 10);
 
 type State = Map<string, string | undefined>;
 const stateOf = (objs: Iterable<Pod>): State =>

@@ -10,6 +10,7 @@ import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import { ReflectorError } from '../../lib/reflector/reflectorError.js';
 import type { RxkubeError } from '../../lib/errors.js';
 import { recordNotifications, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor } from '../support/waitFor.js';
 
 interface Pod {
   apiVersion?: string;
@@ -28,15 +29,6 @@ const fastReflector = {
   backoff: { initialMs: 5, capMs: 50, jitter: 0 },
   expectedTypeName: 'Pod',
 };
-
-/** Resolves when `predicate` holds, polling every 5 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 const rvOf = (p: Pod | undefined) => p?.metadata.resourceVersion;
 const serverState = (api: FakeApiServer) =>

@@ -4,6 +4,7 @@ import { leaseLock } from '../../lib/leaderelection/leaseLock.js';
 import type { RxkubeError } from '../../lib/errors.js';
 import { DEFAULT_TOKEN, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
+import { waitFor as waitForIt } from '../support/waitFor.js';
 
 /** Short real-time timings for loopback tests (2 s written as leaseDurationSeconds 2). */
 export const timings = { leaseDuration: 2_000, renewDeadline: 1_200, retryPeriod: 300 } as const;
@@ -17,12 +18,8 @@ export function startLeaseServer(identities: ReadonlyArray<string>, seed = 1): P
 }
 
 /** Polls `cond` every 5 ms until true; fails after `timeoutMs` with `what`. */
-export async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const until = performance.now() + timeoutMs;
-  while (!cond()) {
-    if (performance.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+export function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  return waitForIt(cond, what, timeoutMs);
 }
 
 /** Who led when, as the electors themselves saw it, checked on every start: never two at once. */

@@ -2,6 +2,7 @@ import { firstValueFrom, take, toArray, type Observable } from 'rxjs';
 import type { Resource } from '../../lib/listwatch/resource.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import type { FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor } from '../support/waitFor.js';
 
 // Shared by the listWatch*.spec.ts files (not a spec file itself).
 
@@ -41,13 +42,9 @@ export const eventSummary = (e: WatchEvent<Obj>): string =>
       ? `ERROR ${e.object.code}`
       : `${e.type} ${e.object.metadata.name}`;
 
-/** Resolves when `check` holds, polling on macrotasks; bounded in count (and so in time). */
-export async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
+/** Resolves when `check` holds, polling every 10 ms; rejects after 5 s (the shared `waitFor`). */
+export function eventually(check: () => boolean, what: string): Promise<void> {
+  return waitFor(check, what, 5_000, 10);
 }
 
 /** Subscribes to a watch and resolves with its first `n` events; creates objects once it is open. */

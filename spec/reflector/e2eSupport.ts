@@ -10,6 +10,7 @@ import type { ReflectorEvent } from '../../lib/reflector/reflectorEvent.js';
 import type { ReflectorStatus } from '../../lib/reflector/reflectorStatus.js';
 import type { FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport } from '../../lib/transport/clientNode.js';
+import { waitFor as waitForIt } from '../support/waitFor.js';
 
 export interface Pod extends KubeObject {
   spec?: { containers?: unknown[]; v?: number };
@@ -80,17 +81,13 @@ export function runReflector(
 }
 
 /** Resolves when `predicate` holds, checking every 5 ms; rejects after `timeoutMs` (a bound, not a timing assertion). */
-export async function waitFor(
+export function waitFor(
   predicate: () => boolean,
   what: string,
   timeoutMs = 10_000,
   explain: () => string = () => '',
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} ${explain()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  return waitForIt(predicate, () => `${what} ${explain()}`, timeoutMs);
 }
 
 export const newPod = (name: string, v = 0, namespace = 'default'): Pod => ({

@@ -6,6 +6,7 @@ import type { Resource } from '../../lib/listwatch/resource.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import { fetchTransport } from '../../lib/transport/fetchTransport.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { eventually } from '../listwatch/listWatchSupport.js';
 
 interface Obj {
   metadata: { name: string; namespace?: string };
@@ -22,13 +23,6 @@ const all = <T>(o$: Observable<T>): Promise<T[]> => firstValueFrom(o$.pipe(toArr
 const summary = (e: WatchEvent<Obj>): string =>
   e.type === 'MALFORMED' || e.type === 'ERROR' ? e.type : `${e.type} ${e.object.metadata.name}`;
 
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe('fetchTransport (Node global fetch, plain HTTP, as a browser through kubectl proxy)', () => {
   let api: FakeApiServer;

@@ -22,7 +22,7 @@ import { OrderedFifoQueue } from './orderedFifoQueue.js';
  */
 export type DeltaFifoBatchOptions<T> = Omit<
   FifoQueueOptions<T>,
-  'knownObjects' | 'knownObjectsDownstream' | 'synced' | 'onError'
+  'knownObjects' | 'knownObjectsDownstream' | 'onError'
 >;
 
 /** A resource version as the server sent it, or `undefined` when missing or empty. */
@@ -60,7 +60,9 @@ const contexts = new WeakMap<object, BurstContext<unknown>>();
 function burstContext<T>(options: DeltaFifoBatchOptions<T>): BurstContext<T> {
   let ctx = contexts.get(options) as BurstContext<T> | undefined;
   if (ctx === undefined) {
-    const made: { resolved?: ResolvedQueueOptions<T>; errors: RxkubeError[] | undefined } = { errors: undefined };
+    const made: { resolved?: ResolvedQueueOptions<T>; errors: RxkubeError[] | undefined } = {
+      errors: undefined,
+    };
     made.resolved = resolveQueueOptions<T>({
       ...options,
       knownObjectsDownstream: true,

@@ -44,8 +44,6 @@ export interface FifoQueueOptions<T> {
    * consumer knows belong. Set by {@link deltaFifoBatch}, whose FIFO reads no store.
    */
   readonly knownObjectsDownstream?: boolean;
-  /** @internal The consumer has synced already: nothing popped is part of the initial list. */
-  readonly synced?: boolean;
   /**
    * Emit `Replaced` rather than `Sync` for the items of a `replace`. Default: `false` in coalescing
    * mode (client-go's backward-compatible default), `true` in ordered mode (RealFIFO always does).

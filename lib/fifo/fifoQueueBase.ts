@@ -38,7 +38,6 @@ export abstract class FifoQueueBase<T> {
     this.keyOf = o.keyOf;
     this.knownObjects = o.knownObjects;
     this.downstream = o.knownObjectsDownstream;
-    this.populated = o.synced;
     this.transform = o.transform;
     this.onError = o.onError;
     this.replaceType = (o.emitDeltaTypeReplaced ?? replacedByDefault) ? DeltaType.Replaced : DeltaType.Sync;

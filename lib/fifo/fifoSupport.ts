@@ -56,7 +56,6 @@ export interface ResolvedQueueOptions<T> {
   readonly keyOf: (obj: T | DeletedFinalStateUnknown<T>) => string | undefined;
   readonly knownObjects: FifoQueueOptions<T>['knownObjects'];
   readonly knownObjectsDownstream: boolean;
-  readonly synced: boolean;
   readonly transform: ((obj: T) => T) | undefined;
   readonly emitDeltaTypeReplaced: boolean | undefined;
 }
@@ -77,7 +76,6 @@ export function resolveQueueOptions<T>(options: FifoQueueOptions<T>): ResolvedQu
     keyOf: makeKeyOf(options.keyFunc, onError),
     knownObjects: options.knownObjects,
     knownObjectsDownstream: options.knownObjectsDownstream === true,
-    synced: options.synced === true,
     transform: options.transform,
     emitDeltaTypeReplaced: options.emitDeltaTypeReplaced,
   };

@@ -68,10 +68,8 @@ describe('informer: lifecycle', () => {
       });
     });
   });
-});
 
-describe('informer: start() is a subscription of its own', () => {
-  it('an informer started by store$ and then by start() keeps running when the store$ subscriber leaves; stop() completes a subscriber still there', () => {
+  it('start() is a subscription of its own: an informer started by store$ and then by start() keeps running when the store$ subscriber leaves; stop() completes a subscriber still there', () => {
     testScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
       const watch = cold('---m', { m: modified(pod('a', '2')) });

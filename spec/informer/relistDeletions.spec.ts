@@ -12,7 +12,11 @@ import { pod, type Pod } from './support.js';
 // These are client-go's F3/F5/F6 cases, run through the FIFO's reducer and the store write together.
 const add = (name: string, rv: string): ReflectorEvent<Pod> => ({ type: 'add', object: pod(name, rv) });
 const del = (name: string, rv: string): ReflectorEvent<Pod> => ({ type: 'delete', object: pod(name, rv) });
-const rep = (rv: string, ...items: Pod[]): ReflectorEvent<Pod> => ({ type: 'replace', items, resourceVersion: rv });
+const rep = (rv: string, ...items: Pod[]): ReflectorEvent<Pod> => ({
+  type: 'replace',
+  items,
+  resourceVersion: rv,
+});
 
 /** A store holding `stored`, then each burst through popBurst and processDeltas: what handlers hear. */
 function run(mode: FifoMode, stored: Pod[], ...bursts: Array<Array<ReflectorEvent<Pod>>>) {
@@ -33,23 +37,22 @@ describe('a relist deletes what only the store knew, in the store write (both FI
     }
   });
 
-  it('F6 coalescing: Delete(baz10), Replace([foo5]) over {foo5, bar6, baz7} -> baz deleted, foo synced, bar a tombstone after the list', () => {
-    const r = run('coalescing', [pod('foo', '5'), pod('bar', '6'), pod('baz', '7')], [
-      del('baz', '10'),
-      rep('11', pod('foo', '5')),
-    ]);
-    expect(r.heard).toEqual(['delete ns/baz@10', 'update ns/foo@5->5', 'delete ns/bar@6 tombstone']);
-    expect(r.keys).toEqual(['ns/foo']);
-  });
-
-  it('F15 ordered: the same relist tells the deletions first, then the listed items', () => {
-    const r = run('ordered', [pod('foo', '5'), pod('bar', '6'), pod('baz', '7')], [
-      del('baz', '10'),
-      rep('11', pod('foo', '5')),
-    ]);
-    expect(r.heard).toEqual(['delete ns/baz@10', 'delete ns/bar@6 tombstone', 'update ns/foo@5->5']);
-    expect(r.keys).toEqual(['ns/foo']);
-  });
+  it.each([
+    ['coalescing', ['delete ns/baz@10', 'update ns/foo@5->5', 'delete ns/bar@6 tombstone']],
+    // F15: ordered mode tells the deletions first, then the listed items
+    ['ordered', ['delete ns/baz@10', 'delete ns/bar@6 tombstone', 'update ns/foo@5->5']],
+  ] as const)(
+    'F6 %s: Delete(baz10), Replace([foo5]) over {foo5, bar6, baz7} -> baz deleted, foo synced, bar a tombstone',
+    (mode, heard) => {
+      const r = run(
+        mode,
+        [pod('foo', '5'), pod('bar', '6'), pod('baz', '7')],
+        [del('baz', '10'), rep('11', pod('foo', '5'))],
+      );
+      expect(r.heard).toEqual(heard);
+      expect(r.keys).toEqual(['ns/foo']);
+    },
+  );
 
   it('F5: Add then Replace([]) -> the add, then one tombstone; a second Replace([]) finds nothing more', () => {
     for (const mode of ['coalescing', 'ordered'] as const) {
@@ -70,11 +73,18 @@ describe('a relist deletes what only the store knew, in the store write (both FI
     }
   });
 
-  it('I12: relist of {p1, p2, p3} as [p1\', p2\', p4] -> p3 deleted, p1 and p2 updated, p4 added; the store equals the list', () => {
-    const r = run('coalescing', [pod('p1', '1'), pod('p2', '1'), pod('p3', '1')], [
-      rep('9', pod('p1', '8'), pod('p2', '8'), pod('p4', '8')),
+  it("I12: relist of {p1, p2, p3} as [p1', p2', p4] -> p3 deleted, p1 and p2 updated, p4 added; the store equals the list", () => {
+    const r = run(
+      'coalescing',
+      [pod('p1', '1'), pod('p2', '1'), pod('p3', '1')],
+      [rep('9', pod('p1', '8'), pod('p2', '8'), pod('p4', '8'))],
+    );
+    expect(r.heard).toEqual([
+      'update ns/p1@1->8',
+      'update ns/p2@1->8',
+      'add ns/p4@8',
+      'delete ns/p3@1 tombstone',
     ]);
-    expect(r.heard).toEqual(['update ns/p1@1->8', 'update ns/p2@1->8', 'add ns/p4@8', 'delete ns/p3@1 tombstone']);
     expect(r.keys).toEqual(['ns/p1', 'ns/p2', 'ns/p4']);
   });
 });

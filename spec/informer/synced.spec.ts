@@ -16,7 +16,10 @@ describe('informer: synced$ and syncedStore$', () => {
   it('synced$ gives every subscriber the current value and completes only when the informer stops', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const list = cold('---(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }), fast);
+      const inf = informer(
+        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
+        fast,
+      );
       inf.start();
       expectObservable(inf.synced$).toBe('f--t 16ms |', { f: false, t: true });
       // A subscriber that comes after the sync (an Angular component created later) gets true at once.
@@ -28,7 +31,10 @@ describe('informer: synced$ and syncedStore$', () => {
   it("a handler registration's synced$ gives a late subscriber true at once", () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }), fast);
+      const inf = informer(
+        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
+        fast,
+      );
       const reg = inf.addEventHandler({});
       inf.start();
       expectObservable(reg.synced$, '----^').toBe('----t 5ms |', { t: true });
@@ -53,7 +59,10 @@ describe('informer: synced$ and syncedStore$', () => {
   it('syncedStore$ gives a subscriber that comes after the sync the current snapshot at once', () => {
     testScheduler().run(({ cold, expectObservable }) => {
       const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }), fast);
+      const inf = informer(
+        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
+        fast,
+      );
       inf.start();
       expectObservable(inf.syncedStore$.pipe(map(names)), '----^').toBe('----a 5ms |', { a: 'a@1' });
       stopAt(inf, 10);

@@ -19,7 +19,9 @@ export async function waitFor(
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { map } from 'rxjs';
+import type { RunHelpers } from 'rxjs/testing';
 import { informer } from '../../lib/informer/informer.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import { fakeListWatch, listPage } from '../../lib/testing/marbles.js';
@@ -13,13 +14,19 @@ describe('informer: synced$ and syncedStore$', () => {
       .map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)
       .join();
 
+  /** An informer whose one list (pod a@1) answers at `listMarble`, and whose watch stays open. */
+  const listedOnce = (cold: RunHelpers['cold'], listMarble: string) =>
+    informer(
+      fakeListWatch<Pod>({
+        lists: [cold(listMarble, { p: listPage([pod('a', '1')], '1') })],
+        watches: [cold<WatchEvent<Pod>>('-')],
+      }),
+      fast,
+    );
+
   it('synced$ gives every subscriber the current value and completes only when the informer stops', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const list = cold('---(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(
-        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
-        fast,
-      );
+      const inf = listedOnce(cold, '---(p|)');
       inf.start();
       expectObservable(inf.synced$).toBe('f--t 16ms |', { f: false, t: true });
       // A subscriber that comes after the sync (an Angular component created later) gets true at once.
@@ -30,11 +37,7 @@ describe('informer: synced$ and syncedStore$', () => {
 
   it("a handler registration's synced$ gives a late subscriber true at once", () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(
-        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
-        fast,
-      );
+      const inf = listedOnce(cold, '-(p|)');
       const reg = inf.addEventHandler({});
       inf.start();
       expectObservable(reg.synced$, '----^').toBe('----t 5ms |', { t: true });
@@ -58,11 +61,7 @@ describe('informer: synced$ and syncedStore$', () => {
 
   it('syncedStore$ gives a subscriber that comes after the sync the current snapshot at once', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const list = cold('-(p|)', { p: listPage([pod('a', '1')], '1') });
-      const inf = informer(
-        fakeListWatch<Pod>({ lists: [list], watches: [cold<WatchEvent<Pod>>('-')] }),
-        fast,
-      );
+      const inf = listedOnce(cold, '-(p|)');
       inf.start();
       expectObservable(inf.syncedStore$.pipe(map(names)), '----^').toBe('----a 5ms |', { a: 'a@1' });
       stopAt(inf, 10);

@@ -44,15 +44,13 @@ function record(build: (helpers: RunHelpers) => Observable<FifoOutput<TestObj>>)
 /** Output as readable strings (`key: Type val`, `*` for isInInitialList, `synced`). */
 const readable = (o$: Observable<FifoOutput<TestObj>>) => o$.pipe(map(describeOutput));
 
+/** client-go's F2 burst: Add foo10, Add bar1, Update foo12, Delete foo15. */
+const f2Burst = () => ({ a: add('foo', 10), b: add('bar', 1), c: upd('foo', 12), d: del('foo', 15) });
+
 describe('deltaFifo operator', () => {
   it('F2: a synchronous burst coalesces per key: one pop with every delta, keys in first-entry order', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const events = cold('(abcd|)', {
-        a: add('foo', 10),
-        b: add('bar', 1),
-        c: upd('foo', 12),
-        d: del('foo', 15),
-      });
+      const events = cold('(abcd|)', f2Burst());
       expectObservable(readable(events.pipe(fifo()))).toBe('(sxy|)', {
         s: 'synced',
         x: 'foo: Added 10, Updated 12, Deleted 15',
@@ -63,12 +61,7 @@ describe('deltaFifo operator', () => {
 
   it('F2/F15: in ordered mode the same burst pops every event on its own, in arrival order', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const events = cold('(abcd|)', {
-        a: add('foo', 10),
-        b: add('bar', 1),
-        c: upd('foo', 12),
-        d: del('foo', 15),
-      });
+      const events = cold('(abcd|)', f2Burst());
       expectObservable(readable(events.pipe(fifo({ mode: 'ordered' })))).toBe('(swxyz|)', {
         s: 'synced',
         w: 'foo: Added 10',

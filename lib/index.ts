@@ -125,8 +125,6 @@ export * from './controller/ownWritesTimeoutError.js';
 export * from './meta/compareResourceVersions.js';
 export * from './logging/errorLogger.js';
 export * from './logging/explainError.js';
-export * from './logging/errorLogger.js';
-export * from './logging/explainError.js';
 export type { WaitForCacheSyncOptions } from './informer/waitForSync.js';
 export * from './transport/unreachableError.js';
 export * from './transport/clientNodeCompatibility.js';

@@ -2,7 +2,8 @@
 // By default it starts the embedded fake API server, creates Deployments with their ReplicaSets
 // and Pods, and plays a short scenario (pods become ready, a scale-up, a pod fails, a deletion)
 // while the controller keeps each Deployment's `example.com/ready-pods` label and records Events.
-// With --kubeconfig FILE it runs against a real cluster (it WRITES the label there) for
+// With --kubeconfig FILE it runs against a real cluster (it WRITES the label, the condition and
+// a ConfigMap per Deployment there) for
 // --duration seconds.
 import { AppsV1Api, EventsV1Api, KubeConfig, type V1Deployment, type V1Pod, type V1ReplicaSet } from '@kubernetes/client-node';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -132,8 +133,8 @@ export async function runControllerExample(
   });
   recorder.written$.subscribe((e) => log(`  event ${e.reason}: ${e.regarding.namespace}/${e.regarding.name}: ${e.note}`));
   recorder.errors$.subscribe((e) => log(`  event not written: ${e.message}`));
-  const ctl = readyPodsController(factory, { apps: kubeConfig.makeApiClient(AppsV1Api), recorder });
-  // A 422 here is the patch's resourceVersion test: the cache was behind our own last write. Retried.
+  const ctl = readyPodsController(factory, { kubeConfig, apps: kubeConfig.makeApiClient(AppsV1Api), recorder });
+  // A 422 here is the label patch's resourceVersion test: the cache was behind our own last write. Retried.
   ctl.errors$.subscribe((e) => log(`  reconcile failed, will retry: ${e.message.split('\n')[0]}`));
   ctl.start();
   await factory.waitForCacheSync();

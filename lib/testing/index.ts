@@ -54,6 +54,7 @@ export type { PartitionSpec } from './fakeApiServer/partitions.js';
 export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';
 export { waitFor, WaitForTimeoutError, type WaitForOptions } from './waitFor.js';
 export type { CreateOptions } from './fakeApiServer/registry.js';
+export type { FieldOwner } from './fakeApiServer/fieldManager.js';
 export type { PropagationPolicy } from './fakeApiServer/deletion.js';
 export type { GarbageCollectionMode } from './fakeApiServer/controllers.js';
 export { recordTraffic, type RecordTrafficOptions, type TrafficRecorder, type TrafficSpec } from './record/recordTraffic.js';

@@ -213,7 +213,7 @@ function requestOptions(
       ...auth.headers,
       ...extraHeaders,
       Accept: req.accept ?? 'application/json',
-      ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(req.body === undefined ? {} : { 'Content-Type': req.contentType ?? 'application/json' }),
     },
     auth: auth.auth,
     agent: cluster.proxyUrl ? auth.agent : secure ? agents.https : agents.http,

@@ -74,7 +74,7 @@ export function fetchTransport(options: FetchTransportOptions): Transport {
         method: req.method,
         headers: {
           Accept: req.accept ?? 'application/json',
-          ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...(req.body === undefined ? {} : { 'Content-Type': req.contentType ?? 'application/json' }),
           ...extra,
         },
         ...(req.body === undefined ? {} : { body: req.body }),

@@ -7,7 +7,8 @@ import { TransportError } from './transportError.js';
 
 /**
  * One JSON request as a cold Observable of the parsed response body: each subscription sends it,
- * unsubscribing aborts it. A non-2xx status errors with an `ApiStatusError` (so a 404 or a 409 is
+ * unsubscribing aborts it. `options` add a query and a content type other than JSON's (the body is
+ * sent as JSON text either way: an apply's `application/apply-patch+yaml` takes JSON, which is YAML). A non-2xx status errors with an `ApiStatusError` (so a 404 or a 409 is
  * told by `statusCode`); a failure below HTTP, or a body that is not JSON, with a
  * {@link TransportError}.
  *
@@ -22,6 +23,7 @@ export function jsonRequest$(
   method: TransportRequest['method'],
   path: string,
   body?: unknown,
+  options: { readonly query?: Readonly<Record<string, string>>; readonly contentType?: string } = {},
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     const abort = new AbortController();
@@ -29,9 +31,10 @@ export function jsonRequest$(
       const response = await transport.request({
         method,
         path,
-        query: {},
+        query: options.query ?? {},
         signal: abort.signal,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
       });
       const parts: Uint8Array[] = [];
       for await (const chunk of response.body) parts.push(chunk.slice()); // a transport may reuse a chunk once the next is asked for

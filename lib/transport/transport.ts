@@ -9,8 +9,8 @@
  * ```
  */
 export interface TransportRequest {
-  /** GET for lists and watches; the writes (a Lease lock's create, update, delete) send a JSON body. */
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** GET for lists and watches; the writes (a Lease lock's create, update, delete, an apply's PATCH) send a body. */
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The API path, e.g. `/api/v1/namespaces/default/pods`; the transport adds its server URL. */
   readonly path: string;
   /** Query parameters, unencoded, in the order to send them. */
@@ -21,8 +21,10 @@ export interface TransportRequest {
    * that ignores it still works: the answer's kind tells (see `metadataListWatch`).
    */
   readonly accept?: string;
-  /** A JSON request body (sent with `Content-Type: application/json`), for POST and PUT. */
+  /** A request body (sent with `Content-Type: application/json` unless `contentType` says otherwise), for POST, PUT and PATCH. */
   readonly body?: string;
+  /** The body's content type, e.g. `application/apply-patch+yaml`; default `application/json`. */
+  readonly contentType?: string;
   /** Aborting it aborts the request or the body being read: the connection is closed. */
   readonly signal: AbortSignal;
 }

@@ -26,12 +26,13 @@ describe('fake API server: what a write body may be (kind, apiVersion, YAML, dry
     expect(Number(api.resourceVersion)).toBe(Number(rv) + 1); // only "ok" was written
   });
 
-  it('server-side apply with a YAML body (the format it declares) creates, then merges; a YAML POST is read too', async () => {
+  it('server-side apply with a YAML body (the format it declares) creates, then another manager merges; a YAML POST is read too', async () => {
     const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ap1\ndata:\n  a: "1"\n';
     const created = await raw(api, `${CMS}/ap1`, { method: 'PATCH', query: { fieldManager: 'me' }, body: yaml, contentType: 'application/apply-patch+yaml' });
     expect(created.status).toBe(201);
     expect(created.json.data).toEqual({ a: '1' });
-    const merged = await raw(api, `${CMS}/ap1`, { method: 'PATCH', query: { fieldManager: 'me' }, body: 'data:\n  b: "2"\n', contentType: 'application/apply-patch+yaml' });
+    // Another manager's apply merges (the same manager's would drop the "a" it no longer applies).
+    const merged = await raw(api, `${CMS}/ap1`, { method: 'PATCH', query: { fieldManager: 'other' }, body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ap1\ndata:\n  b: "2"\n', contentType: 'application/apply-patch+yaml' });
     expect(merged.status).toBe(200);
     expect(merged.json.data).toEqual({ a: '1', b: '2' });
     const posted = await raw(api, CMS, { method: 'POST', body: 'metadata:\n  name: y\n', contentType: 'application/yaml' });

@@ -107,7 +107,8 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   }
   for (let i = 0; i < (options.seedPods ?? 0); i++) {
     const pod = realisticPod(i);
-    registry.create(types.resolve('pods'), pod.metadata.namespace, pod, { withStatus: true });
+    // Stored as kube-apiserver would serve it, status and managedFields included (not as an rxkube-testing create).
+    registry.create(types.resolve('pods'), pod.metadata.namespace, pod, { withStatus: true, owner: 'preset' });
   }
   (registry as ClusterRegistry).attach(controllers); // after the seeds: they need no controller
   return {

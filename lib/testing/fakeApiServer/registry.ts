@@ -7,10 +7,10 @@ import { validateOwnerReferences } from './ownerReferences.js';
 import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
 import { objectKey, parseStored, sameAs, serialize, type StoredObject } from './storedObject.js';
 import type { CustomResourceSchemas, WriteOptions } from './schema/customResourceSchemas.js';
+import { DATA_PLANE_MANAGER, FieldManager, type FieldOwner } from './fieldManager.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
-import { replaceStatus } from './statusWrite.js';
 import { sameContent } from './sameContent.js';
-import { generationChanged, hasStatusSubresource, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
+import { generationChanged, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
 import { checkNoNewFinalizers, finalizersOnDelete, mustWaitForFinalizers, validateDeleteOptions, type PropagationPolicy } from './deletion.js';
 import { namespaceTerminating, prepareNamespaceForCreate, prepareNamespaceForDelete } from './namespaceLifecycle.js';
 
@@ -45,6 +45,8 @@ export interface CreateOptions {
    * have reported on. Default false (a create drops or resets the status, as kube does).
    */
   readonly withStatus?: boolean;
+  /** Who creates it, for managedFields (default: an Update by `rxkube-testing`); `'preset'` keeps the managedFields given. */
+  readonly owner?: FieldOwner;
 }
 
 interface Meta {
@@ -61,6 +63,20 @@ interface Meta {
 }
 
 const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+const IN_PROCESS: FieldOwner = { manager: DATA_PLANE_MANAGER };
+
+/**
+ * Who a PATCH is by: `manager` (the `fieldManager` or the user agent's), and apply's `force`.
+ *
+ * @example
+ * ```ts
+ * registry.patch(type, 'ns', 'a', 'apply', body, undefined, { manager: 'my-controller', force: true });
+ * ```
+ */
+export interface PatchWriter {
+  readonly manager?: string;
+  readonly force?: boolean;
+}
 
 /**
  * Write semantics of kube's generic registry (APISERVER.md §5): create, update with optimistic
@@ -76,7 +92,12 @@ export class Registry {
     private readonly autoCreateNamespaces: boolean,
     /** CRD schemas: CRD writes are checked, custom resources pruned, defaulted and validated. */
     private readonly schemas?: CustomResourceSchemas,
-  ) {}
+  ) {
+    this.fields = new FieldManager(storage, () => this.timestamp());
+  }
+
+  /** managedFields and server-side apply (fieldManager.ts). */
+  private readonly fields: FieldManager;
 
   private timestamp(): string {
     return new Date(Math.floor(this.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -143,11 +164,13 @@ export class Registry {
     if (type.id === 'namespaces') prepareNamespaceForCreate(obj);
     else if (!options?.withStatus) prepareStatusForCreate(type, obj);
     if (this.schemas?.covers(type)) this.schemas.admit(type, obj, undefined, options);
+    this.fields.record(type, undefined, obj, options?.owner ?? IN_PROCESS);
     return this.storage.put(type, obj);
   }
 
   /** PUT (or the write after a PATCH): optimistic concurrency, kept system fields, no-op detection. */
-  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions): StoredObject {
+  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions & { readonly owner?: FieldOwner }): StoredObject {
+    const owner = options?.owner ?? IN_PROCESS;
     const { obj, meta } = this.checkBody(type, namespace, body);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     meta.name = name;
@@ -161,19 +184,15 @@ export class Registry {
         ]);
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
-    if (subresource === 'status' && !this.schemas?.covers(type)) {
-      // Only the status changes: the stored JSON gets a new status tail, nothing is parsed
-      // (a custom resource with a schema takes the path below: its status is validated).
-      const next = replaceStatus(type, old, obj.status);
-      if (next === old) return old;
-      if (next) return this.storage.putBuilt(type, next as (rv: number) => StoredObject);
-    }
+    // A /status write used to take replaceStatus's fast path (a new status tail, nothing parsed);
+    // it also changes managedFields (the writer's status fields), in the head: the general path.
     const prevMeta = old.system;
-    // The stored object is parsed only where the strategy needs it (status, generation, deletion).
-    const prev = subresource || old.deleting || type.setsGeneration || hasStatusSubresource(type) ? parseStored(old) : undefined;
-    const next = prev ? mergeForUpdate(type, obj, prev, subresource) : obj;
+    // The stored object is parsed: the field manager compares it with the new one (managedFields).
+    const prev = parseStored(old);
+    const next = mergeForUpdate(type, obj, prev, subresource);
     const nextMeta = next.metadata as Meta;
-    if (prev && old.deleting) checkNoNewFinalizers(type, name, (prev.metadata as Meta).finalizers, nextMeta.finalizers);
+    if (owner === 'preset') (nextMeta as JsonObject).managedFields = (meta as JsonObject).managedFields;
+    if (old.deleting) checkNoNewFinalizers(type, name, (prev.metadata as Meta).finalizers, nextMeta.finalizers);
     nextMeta.uid = prevMeta.uid;
     nextMeta.creationTimestamp = prevMeta.creationTimestamp;
     if (prevMeta.deletionTimestamp) {
@@ -185,12 +204,13 @@ export class Registry {
     }
     if (this.schemas?.covers(type)) this.schemas.admit(type, next, prev ?? parseStored(old), options);
     if (type.setsGeneration) {
-      nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev!, subresource) ? 1 : 0);
+      nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev, subresource) ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
     else delete nextMeta.generation;
+    this.fields.record(type, prev, next, owner, subresource);
     const serialized = serialize(next);
     // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate).
-    if (sameAs(serialized, old) || (prev !== undefined && sameContent(prev, next))) {
+    if (sameAs(serialized, old) || sameContent(prev, next)) {
       nextMeta.resourceVersion = String(old.rv);
       return old;
     }
@@ -206,25 +226,36 @@ export class Registry {
     patchType: PatchType,
     patch: unknown,
     subresource?: string,
-    writeOptions?: WriteOptions,
+    writeOptions?: WriteOptions & PatchWriter,
   ): { stored: StoredObject; created: boolean } {
-    const options: WriteOptions = { ...writeOptions, patchType };
+    const { manager: given, force, ...rest } = writeOptions ?? {};
+    const options: WriteOptions = { ...rest, patchType };
     if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType(false);
+    const manager = given ?? DATA_PLANE_MANAGER;
+    if (patchType === 'apply') return this.apply(type, namespace, name, patch, manager, force ?? false, subresource, options);
     const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
-    if (!existing) {
-      if (patchType !== 'apply' || subresource) throw notFound(type, name);
-      const body = applyPatch('merge', {}, patch);
-      const meta = (body.metadata ??= {}) as Meta;
-      if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
-      meta.name = name;
-      return { stored: this.create(type, namespace, body, options), created: true };
-    }
+    if (!existing) throw notFound(type, name);
     const doc = parseStored(existing);
-    const patched = applyPatch(patchType === 'apply' ? 'merge' : patchType, doc, patch);
+    const patched = applyPatch(patchType, doc, patch);
     const meta = (patched.metadata ??= {}) as Meta;
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== String(existing.rv)) throw conflict(type, name);
     meta.resourceVersion = String(existing.rv);
-    return { stored: this.update(type, namespace, name, patched, subresource, options), created: false };
+    return { stored: this.update(type, namespace, name, patched, subresource, { ...options, owner: { manager } }), created: false };
+  }
+
+  /**
+   * Server-side apply (serverSideApply.ts): creates the object when it is missing (not through a
+   * subresource: 404), else merges into it with field ownership. The result must name the URL's object.
+   */
+  private apply(type: ResourceType, namespace: string, name: string, body: unknown, manager: string, force: boolean, subresource: string | undefined, options: WriteOptions): { stored: StoredObject; created: boolean } {
+    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
+    if (!existing && subresource) throw notFound(type, name);
+    const describe = `${type.namespaced ? `${namespace}/` : ''}${name}; ${type.apiVersion.includes('/') ? type.apiVersion : `/${type.apiVersion}`}, Kind=${type.kind}`;
+    const object = this.fields.apply(type, existing ? parseStored(existing) : undefined, body, manager, force, subresource, describe);
+    const objName = (object.metadata as Meta).name ?? '';
+    if (objName !== name) throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+    if (!existing) return { stored: this.create(type, namespace, object, { ...options, owner: 'preset' }), created: true };
+    return { stored: this.update(type, namespace, name, object, subresource, { ...options, owner: 'preset' }), created: false };
   }
 
   /** DELETE; `deleted` is false when finalizers only marked the object for deletion. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from './context.js';
-import { parseBody, parseJsonBody, readBody, writeJson } from './http.js';
+import { writeManager } from './fieldManager.js';
+import { parseBody, parseJsonBody, queryBool, readBody, writeJson } from './http.js';
 import { listObjects, writeList } from './listHandler.js';
 import { negotiateOutput } from './metadataOnly.js';
 import { shardOf } from './shardSelector.js';
@@ -54,19 +55,20 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 201, registry.create(type, ns, body, writeOptions).json, warningHeaders(writeOptions));
+      writeJson(res, 201, registry.create(type, ns, body, { ...writeOptions, owner: { manager: writeManager(query, req.headers['user-agent'], undefined, 'CreateOptions') } }).json, warningHeaders(writeOptions));
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 200, registry.update(type, ns, info.name, body, sub, writeOptions).json, warningHeaders(writeOptions));
+      writeJson(res, 200, registry.update(type, ns, info.name, body, sub, { ...writeOptions, owner: { manager: writeManager(query, req.headers['user-agent']) } }).json, warningHeaders(writeOptions));
       return;
     }
     case 'patch': {
       const patchType = patchTypeOf(contentType, type.builtIn);
+      const manager = writeManager(query, req.headers['user-agent'], patchType);
       const body = await parseBody(await readBody(req), contentType);
-      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub, writeOptions);
+      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub, { ...writeOptions, manager, force: queryBool(query, 'force') ?? false });
       writeJson(res, created ? 201 : 200, stored.json, warningHeaders(writeOptions));
       return;
     }

@@ -1,7 +1,8 @@
 import type { Controllers } from './controllers.js';
 import { EVENTS_V1, CORE_EVENTS, isEventResource, normalizeEvent, toCoreEvent, toEventsV1Event } from './events.js';
 import type { PatchType } from './patch.js';
-import { Registry, type CreateOptions, type DeleteOptions } from './registry.js';
+import type { FieldOwner } from './fieldManager.js';
+import { Registry, type CreateOptions, type DeleteOptions, type PatchWriter } from './registry.js';
 import type { JsonObject, ResourceType, ResourceTypes } from './resources.js';
 import type { Selectors } from './selectors.js';
 import type { Storage } from './storage.js';
@@ -39,7 +40,7 @@ export class ClusterRegistry extends Registry {
     return s;
   }
 
-  override update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions): StoredObject {
+  override update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions & { readonly owner?: FieldOwner }): StoredObject {
     const s = super.update(type, namespace, name, this.eventBody(type, body), subresource, options);
     this.mirror(type, s);
     this.controllers?.settle();
@@ -53,7 +54,7 @@ export class ClusterRegistry extends Registry {
     patchType: PatchType,
     patch: unknown,
     subresource?: string,
-    options?: WriteOptions,
+    options?: WriteOptions & PatchWriter,
   ): { stored: StoredObject; created: boolean } {
     const r = super.patch(type, namespace, name, patchType, patch, subresource, options);
     this.controllers?.settle();

@@ -1,5 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { catchError, defer, throwError, type Observable } from 'rxjs';
+import { catchError, defer, map, throwError, type Observable } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import type { Resource } from '../listwatch/resource.js';
 import { resourcePath } from '../listwatch/resourcePath.js';
@@ -9,6 +9,7 @@ import { transportFor } from '../transport/kubeConfigTransport.js';
 import type { Transport } from '../transport/transport.js';
 import { ApplyConflictError } from './applyConflictError.js';
 import { ApplyInputError } from './applyInputError.js';
+import { recordWrite, type WriteTracker } from './writeTracker.js';
 
 /**
  * `T` with every field optional, at every depth (arrays of deep-partial items; dates as they are).
@@ -64,6 +65,11 @@ export interface ApplyOptions {
   readonly subresource?: 'status';
   /** Aborts the request; the promise then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /**
+   * Where the stored object is recorded (read-your-own-writes): pass the reconcile's context
+   * (`ctx`), and the key's next reconcile waits until the informer has seen this write.
+   */
+  readonly tracker?: WriteTracker;
 }
 
 const APPLY_PATCH = 'application/apply-patch+yaml';
@@ -104,6 +110,7 @@ export function apply$<T extends object = KubeObject>(source: KubeConfig | Trans
     const path = `${resourcePath(resource, namespace)}/${encodeURIComponent(name)}${options.subresource === 'status' ? '/status' : ''}`;
     const query: Record<string, string> = { fieldManager: options.fieldManager, ...(options.force ? { force: 'true' } : {}) };
     return (jsonRequest$(transportFor(source), 'PATCH', path, object, { query, contentType: APPLY_PATCH }) as Observable<T>).pipe(
+      map((stored) => recordWrite(options.tracker, stored)),
       catchError((e: unknown) =>
         throwError(() =>
           e instanceof ApiStatusError && e.statusCode === 409 && (e.status.details?.causes ?? []).some((c) => c.reason === 'FieldManagerConflict')

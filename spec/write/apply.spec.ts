@@ -128,6 +128,12 @@ describe('apply (server-side apply helper)', () => {
     expect(api.requests).toEqual([]);
   });
 
+  it('records the stored object on a tracker (read-your-own-writes)', async () => {
+    const recorded: unknown[] = [];
+    const stored = await apply<V1ConfigMap>(api.kubeConfig(), configMaps, cm({ a: '1' }), { fieldManager: 'me', tracker: { wrote: (obj: unknown) => void recorded.push(obj) } });
+    expect(recorded).toEqual([stored]);
+  });
+
   it('apply$ is cold: nothing is sent until subscribed; an abort signal cancels the promise', async () => {
     const kc = api.kubeConfig();
     api.clearRequests();

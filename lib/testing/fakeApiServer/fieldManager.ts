@@ -1,7 +1,7 @@
 import { customResourceDefinitionType } from './customResourceDefinitions.js';
 import { mergeSchemaOf } from './listTypes.js';
 import { hasStatusSubresource } from './statusStrategy.js';
-import { decodeManagedFields, encodeManagedFields, isEntryList, trackUpdate, type Manager, type TrackingScope, type Writer } from './managedFields.js';
+import { decodeManagedFields, encodeManagedFields, isEntryList, trackUpdate, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
 import type { JsonObject, ResourceType } from './resources.js';
 import { applyConfiguration, applyScope, checkApplyBody } from './serverSideApply.js';
 import type { Storage } from './storage.js';
@@ -30,6 +30,12 @@ function setManagedFields(meta: JsonObject, entries: ReadonlyArray<unknown>): vo
   delete meta.resourceVersion;
   if (entries.length > 0) meta.managedFields = entries;
   if (rv !== undefined) meta.resourceVersion = rv;
+}
+
+function wholeSecondTime(e: ManagedFieldsEntry): ManagedFieldsEntry {
+  if (typeof e.time !== 'string' || !/\.\d+Z$/.test(e.time)) return e;
+  const ms = Date.parse(e.time);
+  return Number.isNaN(ms) ? e : { ...e, time: new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z') };
 }
 
 const isReset = (v: unknown): boolean =>
@@ -87,7 +93,9 @@ export class FieldManager {
       return;
     }
     const liveEntries = (live?.metadata as JsonObject | undefined)?.managedFields;
-    const base = !subresource && isEntryList(sent) ? sent : isEntryList(liveEntries) ? liveEntries : [];
+    // Sent entries are decoded as kube decodes them: a time is whole seconds (client-node sends
+    // `...:00.000Z`), so entries sent back as read are the stored ones and a no-op stays one.
+    const base = !subresource && isEntryList(sent) ? sent.map(wholeSecondTime) : isEntryList(liveEntries) ? liveEntries : [];
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, ...(subresource ? { subresource } : {}) };
     setManagedFields(meta, trackUpdate(base, live, next, writer, this.scope(type)));
   }

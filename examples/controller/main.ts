@@ -1,4 +1,4 @@
-// The ready-pods controller, runnable: `npx tsx examples/controller/main.ts`.
+// The ready-pods controller, runnable: `npx tsx --tsconfig tsconfig.spec.json examples/controller/main.ts`.
 // By default it starts the embedded fake API server, creates Deployments with their ReplicaSets
 // and Pods, and plays a short scenario (pods become ready, a scale-up, a pod fails, a deletion)
 // while the controller keeps each Deployment's `example.com/ready-pods` label and records Events.
@@ -10,7 +10,6 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { asyncScheduler, concatMap, filter, firstValueFrom, from, interval, lastValueFrom, take, timeout, timer, type SchedulerLike } from 'rxjs';
-import '../../lib/transport/clientNode.js'; // the KubeConfig transport (importing 'rxkube' loads it)
 import {
   builtInResources,
   clientNodeEventSink,
@@ -19,8 +18,8 @@ import {
   selects,
   sharedInformerFactory,
   stripManagedFields,
-} from '../../lib/index.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+} from 'rxkube';
+import { startFakeApiServer, type FakeApiServer } from 'rxkube/testing';
 import { READY_PODS_LABEL, isReady, readyPodsController } from './readyPodsController.js';
 
 const { deployments: DEPLOYMENTS, replicaSets: REPLICASETS, pods: PODS } = builtInResources;

@@ -2,8 +2,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { AppsV1Api, EventsV1Api, type V1ConfigMap, type V1Deployment } from '@kubernetes/client-node';
 import { asyncScheduler, filter, firstValueFrom, interval, take, timeout } from 'rxjs';
-import { clientNodeEventSink, eventRecorder, sharedInformerFactory } from '../../lib/index.js';
-import { startFakeApiServer } from '../../lib/testing/index.js';
+import { clientNodeEventSink, eventRecorder, sharedInformerFactory } from 'rxkube';
+import { startFakeApiServer } from 'rxkube/testing';
 import { createDeployment, runControllerExample, setReady } from './main.js';
 import { FIELD_MANAGER, READY_PODS_CONDITION, READY_PODS_LABEL, childName, readyPodsController } from './readyPodsController.js';
 

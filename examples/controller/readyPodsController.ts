@@ -24,7 +24,7 @@ import {
   type EventRecorder,
   type SharedInformerFactory,
   type Transport,
-} from '../../lib/index.js';
+} from 'rxkube';
 
 /** The label the controller maintains. */
 export const READY_PODS_LABEL = 'example.com/ready-pods';

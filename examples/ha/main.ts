@@ -1,15 +1,14 @@
-// rxkube high availability, live: `npx tsx examples/ha/main.ts [--replicas 3] [--duration 20]`.
+// rxkube high availability, live: `npx tsx --tsconfig tsconfig.spec.json examples/ha/main.ts [--replicas 3] [--duration 20]`.
 // Starts the embedded fake API server and N replicas, each a leader elector on one Lease (short
 // timings: leaseDuration 2 s, renewDeadline 1.2 s, retryPeriod 0.3 s). Every few seconds the
 // leader crashes (stops without releasing); the others take over once the Lease has expired by
 // their own clock, and the crashed replica comes back as a standby. It prints who leads, each
 // failover's duration, and a summary.
 //
-// In an app, import from 'rxkube' and 'rxkube/testing'; the example imports the sources.
+// It imports 'rxkube' and 'rxkube/testing' as an app does (here they resolve to the sources).
 import { pathToFileURL } from 'node:url';
-import { leaderElection, leaseLock, type LeaderElector } from '../../lib/index.js';
-import { DEFAULT_TOKEN, startFakeApiServer } from '../../lib/testing/index.js';
-import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
+import { clientNodeTransport, leaderElection, leaseLock, type ClientNodeTransport, type LeaderElector } from 'rxkube';
+import { DEFAULT_TOKEN, startFakeApiServer } from 'rxkube/testing';
 
 /** What the run saw. */
 export interface HaSummary {

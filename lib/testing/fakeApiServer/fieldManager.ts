@@ -101,6 +101,20 @@ export class FieldManager {
   }
 
   /**
+   * The managedFields after an Update through `/status` by `manager` that changes the status from
+   * `previous` to `status` (nothing else changes): what `recordUpdate` gives for the whole objects,
+   * from the stored entries `live`, computed on the status alone (statusWrite.ts's fast path).
+   * `requestRv` is the resourceVersion the request sent (the general path compares it too).
+   */
+  statusUpdateEntries(type: ResourceType, live: unknown, storedRv: string, requestRv: unknown, previous: unknown, status: unknown, manager: string): ManagedFieldsEntry[] {
+    const base = isEntryList(live) ? live : [];
+    const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, subresource: 'status' };
+    const before: JsonObject = { metadata: { resourceVersion: storedRv }, status: previous as JsonObject };
+    const after: JsonObject = { metadata: { resourceVersion: requestRv as string }, status: status as JsonObject };
+    return trackUpdate(base, before, after, writer, this.scope(type));
+  }
+
+  /**
    * Server-side apply of `body` to `live` (undefined when the object is missing) by `manager`:
    * the object to write, with its managedFields set. Throws the real server's 400s for a bad
    * body and its 409 for a conflict (unless `force`).

@@ -10,6 +10,7 @@ import type { CustomResourceSchemas, WriteOptions } from './schema/customResourc
 import { DATA_PLANE_MANAGER, FieldManager, type FieldOwner } from './fieldManager.js';
 import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from './status.js';
 import { sameContent } from './sameContent.js';
+import { replaceStatus } from './statusWrite.js';
 import { generationChanged, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
 import { checkNoNewFinalizers, finalizersOnDelete, mustWaitForFinalizers, validateDeleteOptions, type PropagationPolicy } from './deletion.js';
 import { namespaceTerminating, prepareNamespaceForCreate, prepareNamespaceForDelete } from './namespaceLifecycle.js';
@@ -184,8 +185,15 @@ export class Registry {
         ]);
       }
     } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
-    // A /status write used to take replaceStatus's fast path (a new status tail, nothing parsed);
-    // it also changes managedFields (the writer's status fields), in the head: the general path.
+    if (subresource === 'status' && owner !== 'preset' && !old.deleting && !this.schemas?.covers(type)) {
+      // Only the status and the writer's managedFields change: spliced into the stored JSON, only
+      // the status and managedFields parsed (statusWrite.ts); undefined: the general path below.
+      // (A custom resource with a schema takes the general path: its status is validated.)
+      const rv = meta.resourceVersion;
+      const manager = owner.manager;
+      const build = replaceStatus(type, old, obj.status, (live, previous) => this.fields.statusUpdateEntries(type, live, String(old.rv), rv, previous, obj.status, manager));
+      if (build) return this.storage.putBuilt(type, build);
+    }
     const prevMeta = old.system;
     // The stored object is parsed: the field manager compares it with the new one (managedFields).
     const prev = parseStored(old);

@@ -63,15 +63,23 @@ export function replaceStatus(type: ResourceType, old: StoredObject, status: unk
   }
   return (rv) => {
     const prefix = before + String(rv) + middle;
-    return { ...old, rv, json: prefix + newTail, rvIndex: before.length, statusIndex: prefix.length, fields };
+    const stored: StoredObject = { ...old, rv, json: prefix + newTail, rvIndex: before.length, statusIndex: prefix.length, fields };
+    // The next /status write of this revision reads its managedFields from here, not the JSON.
+    parsedManagedFields.set(stored, { value: list, start: live.start });
+    return stored;
   };
 }
+
+/** The managedFields of revisions this fast path built (never changed once built), as written. */
+const parsedManagedFields = new WeakMap<StoredObject, { readonly value: ReadonlyArray<unknown>; readonly start: number }>();
 
 /**
  * The stored `metadata.managedFields` (parsed) and where its value starts, when it is the key
  * right before resourceVersion, itself the last key of metadata; else undefined.
  */
 function storedManagedFields(old: StoredObject): { value: unknown; start: number } | undefined {
+  const known = parsedManagedFields.get(old);
+  if (known) return known;
   const json = old.json;
   const rvKey = old.rvIndex - RV_KEY.length;
   const rvEnd = old.rvIndex + String(old.rv).length;

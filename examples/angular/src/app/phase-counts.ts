@@ -1,7 +1,7 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { Pod } from 'kubernetes-types/core/v1';
 
 /** Pods per phase (`Pending`, `Running`, ...), phases in first-seen order. */
-export function phaseCounts(pods: ReadonlyArray<V1Pod>): ReadonlyArray<{ phase: string; count: number }> {
+export function phaseCounts(pods: ReadonlyArray<Pod>): ReadonlyArray<{ phase: string; count: number }> {
   const counts = new Map<string, number>();
   for (const pod of pods) {
     const phase = pod.status?.phase ?? 'Unknown';

@@ -1,7 +1,7 @@
 // The app's one informer: every pod of the cluster, kept by rxkube, exposed as Observables that
 // components turn into signals (toSignal) for as long as they are on screen.
 import { DestroyRef, Injectable, InjectionToken, inject } from '@angular/core';
-import type { V1Pod } from '@kubernetes/client-node';
+import type { Pod } from 'kubernetes-types/core/v1';
 import { auditTime, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { fetchTransport, lister, listed, sharedInformerFactory, type SharedInformer, type Store } from 'rxkube';
 
@@ -55,16 +55,16 @@ export class PodsService {
       },
     },
   });
-  private readonly pods: SharedInformer<V1Pod> = this.factory.pods();
+  private readonly pods: SharedInformer<Pod> = this.factory.pods();
 
   /** Every store snapshot: the current one first (replayed to each subscriber), then one per change. */
-  readonly store$: Observable<Store<V1Pod>> = this.pods.store$;
+  readonly store$: Observable<Store<Pod>> = this.pods.store$;
 
   /** Whether the first list is in: the current value to every subscriber (`true` at once later). */
   readonly synced$: Observable<boolean> = this.pods.synced$;
 
   /** The snapshots from the first full one on: never the empty store from before the first list. */
-  readonly syncedStore$: Observable<Store<V1Pod>> = this.pods.syncedStore$;
+  readonly syncedStore$: Observable<Store<Pod>> = this.pods.syncedStore$;
 
   /** The namespaces that have pods, sorted; recomputed at most 4 times a second. */
   readonly namespaces$: Observable<ReadonlyArray<string>> = this.store$.pipe(
@@ -74,12 +74,12 @@ export class PodsService {
   );
 
   /** The pods of one namespace; a new array only when one of them changes. */
-  podsIn$(namespace: string): Observable<ReadonlyArray<V1Pod>> {
-    return this.store$.pipe(listed<V1Pod>(undefined, { namespace }));
+  podsIn$(namespace: string): Observable<ReadonlyArray<Pod>> {
+    return this.store$.pipe(listed<Pod>(undefined, { namespace }));
   }
 
   /** One pod, `undefined` while it does not exist; emits when that pod changes, not for others. */
-  pod$(namespace: string, name: string): Observable<V1Pod | undefined> {
+  pod$(namespace: string, name: string): Observable<Pod | undefined> {
     return this.store$.pipe(
       map((store) => lister(store).byNamespace(namespace).get(name)),
       distinctUntilChanged(),

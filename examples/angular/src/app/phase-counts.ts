@@ -1,4 +1,4 @@
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 
 /** Pods per phase (`Pending`, `Running`, ...), phases in first-seen order. */
 export function phaseCounts(pods: ReadonlyArray<Pod>): ReadonlyArray<{ phase: string; count: number }> {

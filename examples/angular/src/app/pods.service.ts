@@ -1,7 +1,7 @@
 // The app's one informer: every pod of the cluster, kept by rxkube, exposed as Observables that
 // components turn into signals (toSignal) for as long as they are on screen.
 import { DestroyRef, Injectable, InjectionToken, inject } from '@angular/core';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from 'kubernetes-types/core/v1.js';
 import { auditTime, distinctUntilChanged, map, type Observable } from 'rxjs';
 import { fetchTransport, lister, listed, sharedInformerFactory, type SharedInformer, type Store } from 'rxkube';
 

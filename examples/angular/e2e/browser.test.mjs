@@ -57,9 +57,11 @@ describe('the Angular example in Chromium', { timeout: 180_000 }, () => {
     assert.ok(existsSync(join(browserDir, 'index.html')), `no build in ${browserDir}: run npm run build`);
     mkdirSync(artifacts, { recursive: true });
     api = await startFakeApiServer({ http: true, bookmarkIntervalMs: BOOKMARK_MS });
-    for (let i = 0; i < 6; i++) api.create('pods', pod(`web-${i}`, { app: 'web', shard: String(i % 2) }, i === 5 ? 'Pending' : 'Running'));
-    api.create('pods', pod('db-0', { app: 'db' }));
-    for (let i = 0; i < 40; i++) api.create('pods', realisticPod(i, `ns-${i % 4}`));
+    // Seeded with their status (a create through the API resets a Pod's status, as kube's does).
+    const seeded = { withStatus: true };
+    for (let i = 0; i < 6; i++) api.create('pods', pod(`web-${i}`, { app: 'web', shard: String(i % 2) }, i === 5 ? 'Pending' : 'Running'), seeded);
+    api.create('pods', pod('db-0', { app: 'db' }), seeded);
+    for (let i = 0; i < 40; i++) api.create('pods', realisticPod(i, `ns-${i % 4}`), seeded);
     app = await startAppServer({ root: browserDir, upstream: api.url });
     browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
@@ -126,7 +128,7 @@ describe('the Angular example in Chromium', { timeout: 180_000 }, () => {
     await within(LIVE_MS, textOf, ['[data-testid="detail-name"]', 'web-3'], 'the detail view');
     api.patch('pods', NS, 'web-3', { metadata: { labels: { release: 'canary' } } });
     await within(LIVE_MS, textOf, ['[data-testid="detail-labels"]', 'release=canary'], 'a label change in the detail view');
-    api.patch('pods', NS, 'web-3', { status: { phase: 'Failed' } });
+    api.patch('pods', NS, 'web-3', { status: { phase: 'Failed' } }, 'merge', 'status');
     await within(LIVE_MS, textOf, ['[data-testid="detail-phase"]', 'Failed'], 'a phase change in the detail view');
     await page.screenshot({ path: join(artifacts, 'angular-e2e-detail.png') });
 

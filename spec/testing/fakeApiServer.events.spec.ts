@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { clientNodeEventSink, eventRecorder, objectReference, type EventRecorder } from '../../lib/index.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-import { findKubectl, runKubectl } from './kubectlBinary.js';
+import { findKubectl, runKubectl } from './kubectlRunner.js';
 import { raw, rawWatch } from './rawClient.js';
 
 describe('fake API server: Events, one storage for core/v1 and events.k8s.io/v1', () => {

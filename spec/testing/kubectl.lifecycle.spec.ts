@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDeploymentChain, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-import { findKubectl, runKubectl } from './kubectlBinary.js';
+import { findKubectl, runKubectl } from './kubectlRunner.js';
 
 describe('kubectl delete against the fake API server (garbage collection, namespace lifecycle)', () => {
   const kubectl = findKubectl();

@@ -1,35 +1,14 @@
 // Proof that `kubectl apply --server-side` works against the fake API server's field ownership,
 // conflicts and --force-conflicts included: the real kubectl binary ($KUBECTL, PATH, or
-// scripts/ensure-kubectl.sh), HTTPS with the generated CA. --validate=false: kubectl's default
-// validation needs /openapi/v3, which this server does not serve yet.
+// scripts/ensure-kubectl.sh), HTTPS with the generated CA, kubectl's default validation (the
+// server's /openapi/v3 and fieldValidation).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { findKubectl, kubectlRunner, type KubectlResult } from './kubectlRunner.js';
 
-const execFileP = promisify(execFile);
-
-function findKubectl(): string | undefined {
-  const candidates = [process.env.KUBECTL, ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'kubectl'))];
-  for (const c of candidates) {
-    if (!c) continue;
-    try {
-      accessSync(c, constants.X_OK);
-      return c;
-    } catch {
-      // next candidate
-    }
-  }
-  try {
-    const out = execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-kubectl.sh')], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] });
-    return out.trim().split('\n').pop() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const deployment = (replicas: number, image: string, extra = '') => `apiVersion: apps/v1
 kind: Deployment
@@ -64,18 +43,10 @@ describe('kubectl apply --server-side against the fake API server', () => {
   afterEach(() => api.close());
 
   /** Runs kubectl on `manifest` (written to a file); resolves with exit code, stdout and stderr. */
-  const kubectlApply = async (manifest: string, ...flags: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
-    if (!kubectl) throw new Error('no kubectl: set KUBECTL or put kubectl on PATH (scripts/ensure-kubectl.sh fetches one)');
+  const kubectlApply = async (manifest: string, ...flags: string[]): Promise<KubectlResult> => {
     const file = join(dir, 'manifest.yaml');
     writeFileSync(file, manifest);
-    const args = ['--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache'), '--request-timeout=20s', 'apply', '--server-side', '--validate=false', '-f', file, ...flags];
-    try {
-      const { stdout, stderr } = await execFileP(kubectl, args, { timeout: 30000, encoding: 'utf8' });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code?: number; stdout?: string; stderr?: string };
-      return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-    }
+    return kubectlRunner(kubectl, join(dir, 'config'), join(dir, 'cache'))('apply', '--server-side', '-f', file, ...flags);
   };
 
   it('creates and re-applies as manager "kubectl"; a field dropped from the manifest is removed', async () => {

@@ -3,41 +3,15 @@
 // or else scripts/ensure-kubectl.sh (Debian's kubernetes-client unpacked into .cache), so that
 // `npm test` passes on a fresh machine; these tests FAIL, not skip, when none can be had.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { findKubectl } from './kubectlRunner.js';
 
 const execFileP = promisify(execFile);
-
-function findKubectl(): string | undefined {
-  const candidates = [process.env.KUBECTL, ...(process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'kubectl'))];
-  for (const c of candidates) {
-    if (!c) continue;
-    try {
-      accessSync(c, constants.X_OK);
-      return c;
-    } catch {
-      // next candidate
-    }
-  }
-  return ensureKubectl();
-}
-
-function ensureKubectl(): string | undefined {
-  try {
-    const out = execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-kubectl.sh')], {
-      encoding: 'utf8',
-      timeout: 120_000,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    return out.trim().split('\n').pop() || undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 describe('kubectl against the fake API server', () => {
   const kubectl = findKubectl();

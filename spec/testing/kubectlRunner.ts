@@ -45,3 +45,13 @@ export function kubectlRunner(kubectl: string | undefined, kubeconfig: string, c
     }
   };
 }
+
+/**
+ * Runs kubectl with `dir`'s kubeconfig (`dir/config`) and cache: its stdout, or, on a non-zero
+ * exit, a rejection carrying the {@link KubectlResult} (`code`, `stdout`, `stderr`).
+ */
+export async function runKubectl(kubectl: string | undefined, dir: string, ...args: string[]): Promise<string> {
+  const r = await kubectlRunner(kubectl, join(dir, 'config'), join(dir, 'cache'))(...args);
+  if (r.code !== 0) throw Object.assign(new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`), r);
+  return r.stdout;
+}

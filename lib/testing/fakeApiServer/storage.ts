@@ -64,14 +64,8 @@ export class Storage {
 
   /** Writes `obj` (ADDED or MODIFIED) at a new revision, which it sets in `obj.metadata`. */
   put(type: ResourceType, obj: JsonObject | Serialized): StoredObject {
-    const rv = ++this.rv;
-    const stored = storedObject(type, 'before' in obj ? (obj as Serialized) : serialize(obj), rv);
-    const table = this.table(type);
-    const prev = table.objects.get(stored.key);
-    table.objects.set(stored.key, stored);
-    if (!prev) table.sorted = undefined;
-    this.commit({ rv, type: prev ? 'MODIFIED' : 'ADDED', resource: type, obj: stored, prev });
-    return stored;
+    const serialized = 'before' in obj ? (obj as Serialized) : serialize(obj);
+    return this.putBuilt(type, (rv) => storedObject(type, serialized, rv));
   }
 
   /** Writes the object `build` makes at a new revision (a write that needs no serialisation, see statusWrite.ts). */

@@ -26,11 +26,12 @@ function scenario(
   events: Record<string, WatchEvent<Obj>>,
   write: (ctx: ReconcileContext<Obj>) => void,
   options: Partial<ControllerOptions<Obj>> = {},
+  initial: Obj[] = [dep('a', '1')],
 ): Run {
   const ts = testScheduler();
   const run: Run = { log: [], errors: [], metrics: [] };
   ts.run(() => {
-    const deps: Informer<Obj> = scriptedInformer(ts, [dep('a', '1')], watchMarble, events);
+    const deps: Informer<Obj> = scriptedInformer(ts, initial, watchMarble, events);
     let first = true;
     const ctl: Controller = controller({
       for: deps,
@@ -97,49 +98,15 @@ describe('read-your-own-writes (marble tests, virtual time)', () => {
 
   it('versions that are not decimal integers (pre-1.35 servers): seen when the cached version differs from the one before the write', () => {
     const opaque = { x: modified(dep('a', 'v-b')), y: modified(dep('a', 'v-c')) };
-    const ts = testScheduler();
-    const log: string[] = [];
-    ts.run(() => {
-      const deps = scriptedInformer(ts, [dep('a', 'v-a')], '5ms x 19ms y', opaque);
-      let first = true;
-      const ctl = controller({
-        for: deps,
-        forKind: deploymentKind,
-        scheduler: ts,
-        reconcile: (key, ctx) => {
-          log.push(`${key}@${ts.now()}:${ctx.object?.metadata.resourceVersion}`);
-          if (first) ctx.wrote(dep('a', 'v-c'));
-          first = false;
-        },
-      });
-      ctl.start();
-      ts.schedule(() => void Promise.all([ctl.stop(), deps.stop()]), 200);
-    });
+    const run = scenario('5ms x 19ms y', opaque, (ctx) => ctx.wrote(dep('a', 'v-c')), {}, [dep('a', 'v-a')]);
     // The fallback cannot tell v-b (another writer) from its own write: it goes at 10, as documented.
-    expect(log).toEqual(['ns/a@5:v-a', 'ns/a@10:v-b', 'ns/a@30:v-c']);
+    expect(run.log).toEqual(['ns/a@5:v-a', 'ns/a@10:v-b', 'ns/a@30:v-c']);
   });
 
   it('a deletion counts as seen once the informer has seen the delete', () => {
     const events = { d: { type: 'DELETED' as const, object: dep('a', '4') } };
-    const ts = testScheduler();
-    const log: string[] = [];
-    ts.run(() => {
-      const deps = scriptedInformer(ts, [dep('a', '1')], '5ms x 19ms d', { ...churn, ...events });
-      let first = true;
-      const ctl = controller({
-        for: deps,
-        forKind: deploymentKind,
-        scheduler: ts,
-        reconcile: (key, ctx) => {
-          log.push(`${key}@${ts.now()}:${ctx.object?.metadata.resourceVersion ?? 'gone'}`);
-          if (first) ctx.wrote(dep('a', '1'), { deleted: true });
-          first = false;
-        },
-      });
-      ctl.start();
-      ts.schedule(() => void Promise.all([ctl.stop(), deps.stop()]), 200);
-    });
-    expect(log).toEqual(['ns/a@5:1', 'ns/a@30:gone']);
+    const run = scenario('5ms x 19ms d', { ...churn, ...events }, (ctx) => ctx.wrote(dep('a', '1'), { deleted: true }));
+    expect(run.log).toEqual(['ns/a@5:1', 'ns/a@30:gone']);
   });
 
   it('writes of a kind none of its informers watches are not waited for', () => {

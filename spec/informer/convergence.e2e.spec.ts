@@ -154,9 +154,14 @@ describe('informer convergence under churn and faults', () => {
     expect(faults).toBeGreaterThan(20);
 
     // Dropped events are only found by a relist: end with one, as a real watch would eventually.
+    // The 410 must reach an open watch: one sent while the reflector is between watches reaches
+    // nobody, and a new watch from the newest revision would then never relist.
     api.faults.reset();
     api.faults.compact();
-    api.faults.sendWatchError({ code: 410 });
+    await waitFor(
+      () => api.faults.sendWatchError({ code: 410 }) > 0,
+      () => 'an open watch to send the final 410 to',
+    );
 
     const server = () => stateOf(api.list<Pod>('pods', 'default').items);
     const views: Array<[string, () => State]> = [

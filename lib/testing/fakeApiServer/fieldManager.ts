@@ -1,7 +1,7 @@
 import { customResourceDefinitionType } from './customResourceDefinitions.js';
 import { mergeSchemaOf } from './listTypes.js';
 import { hasStatusSubresource } from './statusStrategy.js';
-import { decodeManagedFields, encodeManagedFields, isEntryList, trackUpdate, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
+import { changesNothing, decodeManagedFields, encodeManagedFields, entriesAfterUpdate, isEntryList, trackUpdate, updatedFields, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
 import type { JsonObject, ResourceType } from './resources.js';
 import { applyConfiguration, applyScope, checkApplyBody } from './serverSideApply.js';
 import type { Storage } from './storage.js';
@@ -103,15 +103,18 @@ export class FieldManager {
   /**
    * The managedFields after an Update through `/status` by `manager` that changes the status from
    * `previous` to `status` (nothing else changes): what `recordUpdate` gives for the whole objects,
-   * from the stored entries `live`, computed on the status alone (statusWrite.ts's fast path).
-   * `requestRv` is the resourceVersion the request sent (the general path compares it too).
+   * from the stored entries `live` (a valid entry list), computed on the status alone
+   * (statusWrite.ts's fast path); and whether the write changes any field at all (if not, it may
+   * still reorder a list). `requestRv` is the resourceVersion the request sent (the general path
+   * compares it too).
    */
-  statusUpdateEntries(type: ResourceType, live: unknown, storedRv: string, requestRv: unknown, previous: unknown, status: unknown, manager: string): ManagedFieldsEntry[] {
-    const base = isEntryList(live) ? live : [];
+  statusUpdateEntries(type: ResourceType, live: ReadonlyArray<ManagedFieldsEntry>, storedRv: string, requestRv: unknown, previous: unknown, status: unknown, manager: string): StatusUpdate {
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, subresource: 'status' };
     const before: JsonObject = { metadata: { resourceVersion: storedRv }, status: previous as JsonObject };
     const after: JsonObject = { metadata: { resourceVersion: requestRv as string }, status: status as JsonObject };
-    return trackUpdate(base, before, after, writer, this.scope(type));
+    const scope = this.scope(type);
+    const update = updatedFields(before, after, writer, scope);
+    return { entries: entriesAfterUpdate(live, update, writer, scope), fieldsChanged: !changesNothing(update) };
   }
 
   /**
@@ -130,6 +133,12 @@ export class FieldManager {
     setManagedFields(meta, encodeManagedFields(next));
     return object;
   }
+}
+
+/** The managedFields after a `/status` write, and whether it changed any field. */
+export interface StatusUpdate {
+  readonly entries: ManagedFieldsEntry[];
+  readonly fieldsChanged: boolean;
 }
 
 const MAX_MANAGER_BYTES = 128;

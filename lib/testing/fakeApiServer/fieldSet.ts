@@ -264,9 +264,25 @@ export function fieldsV1Union(json: JsonObject | undefined, set: FieldSet, isRoo
   const keys = new Set<string>(json ? Object.keys(json).filter((k) => k !== '.') : []);
   for (const k of set.children.keys()) keys.add(k);
   const out: JsonObject = member && keys.size > 0 ? { '.': {} } : {};
+  let same = json !== undefined;
   for (const k of [...keys].sort()) {
     const sub = set.children.get(k);
-    out[k] = sub ? fieldsV1Union(json?.[k] as JsonObject | undefined, sub, false) : json![k];
+    const v = sub ? fieldsV1Union(json?.[k] as JsonObject | undefined, sub, false) : json![k];
+    if (same && v !== json![k]) same = false;
+    out[k] = v;
   }
-  return out;
+  // Nothing added: `json` itself, so that an owner's unchanged set keeps its identity (and its
+  // serialised text, statusWrite.ts) from write to write.
+  return same && sameShape(out, json!) ? json! : out;
 }
+
+/** Whether `b` has the keys of `a` in the same order, a `.` marker where `a` has one. */
+function sameShape(a: JsonObject, b: JsonObject): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i]) return false;
+  return !Object.hasOwn(a, '.') || isEmptyObject(b['.']);
+}
+
+const isEmptyObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;

@@ -117,8 +117,13 @@ function walkCompare(c: Comparison, before: unknown, after: unknown, schema: Mer
   if (after === undefined) return insertFields(c.removed, before, schema, path, true);
   if (isObject(before) && isObject(after) && !isAtomicMap(schema)) {
     for (const k of Object.keys(after)) {
+      // Most of an object is unchanged by a write: equal values are skipped before any path or
+      // schema lookup is built for them.
+      const b = before[k];
+      const a = after[k];
+      if (b === a || (typeof a === 'object' && deepEqual(b, a))) continue;
       path.push(fieldElement(k));
-      walkCompare(c, before[k], after[k], fieldSchema(schema, k), path);
+      walkCompare(c, b, a, fieldSchema(schema, k), path);
       path.pop();
     }
     for (const k of Object.keys(before)) {
@@ -153,15 +158,17 @@ function walkCompare(c: Comparison, before: unknown, after: unknown, schema: Mer
  */
 function sameItemsInOrder(c: Comparison, list: ListType, before: unknown[], after: unknown[], schema: MergeSchema | undefined, path: PathElement[]): boolean {
   if (before.length !== after.length) return false;
-  const elements: PathElement[] = [];
+  // Equal items have equal elements and no changes: only the others' elements are computed.
+  const changed: Array<[number, PathElement]> = [];
   for (let i = 0; i < after.length; i++) {
+    if (before[i] === after[i] || deepEqual(before[i], after[i])) continue;
     const pe = itemElement(list, after[i], i, false);
     if (pe !== itemElement(list, before[i], i, false)) return false;
-    elements.push(pe);
+    changed.push([i, pe]);
   }
   if (list.type !== 'map') return true;
-  for (let i = 0; i < after.length; i++) {
-    path.push(elements[i]);
+  for (const [i, pe] of changed) {
+    path.push(pe);
     walkCompare(c, before[i], after[i], schema?.items, path);
     path.pop();
   }

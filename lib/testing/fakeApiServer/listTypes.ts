@@ -153,6 +153,18 @@ const BUILT_IN: { readonly [id: string]: MergeSchema } = {
  * ```
  */
 export function mergeSchemaOf(type: ResourceType, crd?: JsonObject): MergeSchema {
+  if (type.builtIn) {
+    // A built-in type's schema never changes: built once per type, not per write.
+    let schema = builtInSchemas.get(type);
+    if (!schema) builtInSchemas.set(type, (schema = schemaOf(type, crd)));
+    return schema;
+  }
+  return schemaOf(type, crd);
+}
+
+const builtInSchemas = new WeakMap<ResourceType, MergeSchema>();
+
+function schemaOf(type: ResourceType, crd: JsonObject | undefined): MergeSchema {
   const own = type.builtIn ? BUILT_IN[type.id] : crdSchema(type, crd);
   return { ...own, properties: { ...own?.properties, metadata: objectMeta } };
 }

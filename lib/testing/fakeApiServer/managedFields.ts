@@ -48,8 +48,11 @@ export interface Writer {
 }
 
 /** The identity of an entry (`BuildManagerIdentifier`): the time is not part of it. */
-const identity = (m: Writer): string =>
-  JSON.stringify([m.manager, m.operation, m.operation === 'Update' ? m.apiVersion : '', m.subresource ?? '']);
+const identity = (m: Writer): string => {
+  const apiVersion = m.operation === 'Update' ? m.apiVersion : '';
+  // Length-prefixed, so no two identities run together (operation is Apply or Update).
+  return `${m.manager.length}:${m.manager}${m.operation}${apiVersion.length}:${apiVersion}${m.subresource ?? ''}`;
+};
 
 /**
  * How a conflict names a manager (apimachinery's `printManager`): `"m"` for an Apply entry,
@@ -110,10 +113,11 @@ export function encodeManagedFields(managers: ReadonlyArray<Manager>): ManagedFi
 /** Entries capped (ten Update entries at most, the oldest folded into `ancient-changes`) and sorted. */
 function finishEntries(entries: ManagedFieldsEntry[], writer?: ManagedFieldsEntry): ManagedFieldsEntry[] {
   let list = entries;
-  // The writer's own entry is the newest: never folded (times tie within a second).
-  const updates = list.filter((m) => m.operation === 'Update' && m !== writer).sort((a, b) => (a.time ?? '').localeCompare(b.time ?? ''));
-  const updateCount = list.filter((m) => m.operation === 'Update').length;
+  let updateCount = 0;
+  for (const m of list) if (m.operation === 'Update') updateCount++;
   if (updateCount > MAX_UPDATE_ENTRIES) {
+    // The writer's own entry is the newest: never folded (times tie within a second).
+    const updates = list.filter((m) => m.operation === 'Update' && m !== writer).sort((a, b) => byString(a.time ?? '', b.time ?? ''));
     const old = updates.slice(0, updateCount - MAX_UPDATE_ENTRIES + 1);
     const set = new FieldSet();
     for (const m of old) set.addAll(FieldSet.fromFieldsV1(m.fieldsV1) ?? new FieldSet());
@@ -125,13 +129,16 @@ function finishEntries(entries: ManagedFieldsEntry[], writer?: ManagedFieldsEntr
   }
   return list.sort(
     (a, b) =>
-      a.operation.localeCompare(b.operation) ||
-      (a.time ?? '').localeCompare(b.time ?? '') ||
-      a.manager.localeCompare(b.manager) ||
-      a.apiVersion.localeCompare(b.apiVersion) ||
-      (a.subresource ?? '').localeCompare(b.subresource ?? ''),
+      byString(a.operation, b.operation) ||
+      byString(a.time ?? '', b.time ?? '') ||
+      byString(a.manager, b.manager) ||
+      byString(a.apiVersion, b.apiVersion) ||
+      byString(a.subresource ?? '', b.subresource ?? ''),
   );
 }
+
+/** Go's string order (by code unit), as kube sorts entries: not the locale's. */
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 const UNTRACKED_META = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
 
@@ -192,8 +199,21 @@ export function isEntryList(value: unknown): value is ManagedFieldsEntry[] {
  */
 export function trackUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): ManagedFieldsEntry[] {
   if (live === undefined && entries.length === 0) return createEntry(next, writer, scope);
-  // Through the main resource of a type with a status subresource, status is not the writer's to
-  // own (kube's reset fields): it is left out of the comparison.
+  return entriesAfterUpdate(entries, updatedFields(live, next, writer, scope), writer, scope);
+}
+
+/** The fields an Update changes that its writer may own, and the fields it removes. */
+export interface UpdatedFields {
+  readonly changed: FieldSet;
+  readonly removed: FieldSet;
+}
+
+/**
+ * What an Update from `live` to `next` changes, as field sets. Through the main resource of a
+ * type with a status subresource, status is not the writer's to own (kube's reset fields): it is
+ * left out of the comparison.
+ */
+export function updatedFields(live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): UpdatedFields {
   const scoped = (o: JsonObject | undefined) => {
     const s = withoutManagedFields(o);
     if (!s || writer.subresource || !scope.statusSubresource || s.status === undefined) return s;
@@ -202,9 +222,16 @@ export function trackUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, live: Js
   };
   const c = compare(scoped(live), scoped(next), scope.schema);
   c.modified.addAll(c.added);
-  const changed = ownableFields(c.modified, writer.subresource, scope.statusSubresource);
-  const removed = c.removed;
-  if (changed.isEmpty() && removed.isEmpty()) return [...entries];
+  return { changed: ownableFields(c.modified, writer.subresource, scope.statusSubresource), removed: c.removed };
+}
+
+/** Whether an Update changes no field (its entries stay as they are). */
+export const changesNothing = (u: UpdatedFields): boolean => u.changed.isEmpty() && u.removed.isEmpty();
+
+/** The entries after an Update that changes `update`'s fields (see {@link trackUpdate}). */
+export function entriesAfterUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, update: UpdatedFields, writer: Writer, scope: TrackingScope): ManagedFieldsEntry[] {
+  const { changed, removed } = update;
+  if (changesNothing(update)) return [...entries];
   const id = identity(writer);
   const out: ManagedFieldsEntry[] = [];
   let mine: ManagedFieldsEntry | undefined;
@@ -222,7 +249,12 @@ export function trackUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, live: Js
   }
   const set = fieldsV1Difference(fieldsV1Union(mine?.fieldsV1, changed), removed);
   let entry: ManagedFieldsEntry | undefined;
-  if (set && Object.keys(set).length > 0) {
+  if (set && set === mine?.fieldsV1 && mine.time === scope.now) {
+    // The writer owned these fields already, within the same second: its entry as it was (so a
+    // status writer's stored entries, and their serialised text, stay the same objects).
+    entry = mine;
+    out.push(entry);
+  } else if (set && Object.keys(set).length > 0) {
     entry = { manager: writer.manager, operation: 'Update', apiVersion: writer.apiVersion, time: scope.now, fieldsType: 'FieldsV1', fieldsV1: set, ...(writer.subresource ? { subresource: writer.subresource } : {}) };
     out.push(entry);
   }

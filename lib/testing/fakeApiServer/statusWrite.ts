@@ -1,5 +1,7 @@
 import type { ResourceType } from './resources.js';
 import { sameJson } from './sameContent.js';
+import type { StatusUpdate } from './fieldManager.js';
+import { isEntryList, type ManagedFieldsEntry } from './managedFields.js';
 import type { StoredObject } from './storedObject.js';
 
 // A /status write replaces the stored object's status and the writer's managedFields entry, and
@@ -11,12 +13,14 @@ import type { StoredObject } from './storedObject.js';
 
 const MANAGED_FIELDS_KEY = '"managedFields":';
 const RV_KEY = ',"resourceVersion":"';
+const STATUS_KEY = ',"status":';
 
 /**
- * The managedFields a /status write makes from the stored entries `live` (parsed as stored) and
- * the stored status `previous`: what the field manager's Update tracking gives for the whole object.
+ * The managedFields a /status write makes from the stored entries `live` (a valid entry list) and
+ * the stored status `previous`: what the field manager's Update tracking gives for the whole
+ * object, and whether the write changes any field.
  */
-export type StatusEntries = (live: unknown, previous: unknown) => ReadonlyArray<unknown>;
+export type StatusEntries = (live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown) => StatusUpdate;
 
 /**
  * The object a `/status` write of `status` makes from `old`, as a builder for the new revision,
@@ -36,50 +40,92 @@ export function replaceStatus(type: ResourceType, old: StoredObject, status: unk
   const text = JSON.stringify(status);
   if (text === undefined) return undefined;
   const json = old.json;
-  const oldTail = json.slice(old.statusIndex);
-  const newTail = `,"status":${text}}`;
-  if (oldTail === newTail) return undefined;
-  const previous: unknown = JSON.parse(oldTail.slice(10, -1));
-  // The same status in another key order is no change either (kube compares decoded objects).
-  if (sameJson(previous, status)) return undefined;
-  const live = storedManagedFields(old);
+  const oldText = json.slice(old.statusIndex + STATUS_KEY.length, json.length - 1);
+  if (oldText === text) return undefined;
+  // Parsed, not kept from the write that stored it: in-process writers keep their objects.
+  const previous: unknown = JSON.parse(oldText);
+  const live = old.builtManagedFields ?? storedManagedFields(old);
   if (!live) return undefined;
-  const list = entries(live.value, previous);
+  const { entries: list, fieldsChanged } = entries(live.value, previous);
   if (list.length === 0) return undefined;
-  const oldRv = String(old.rv);
-  const before = `${json.slice(0, live.start)}${JSON.stringify(list)}${RV_KEY}`;
-  const middle = json.slice(old.rvIndex + oldRv.length, old.statusIndex);
-  let fields = old.fields;
-  const statusFields = Object.entries(type.fieldSelectors).filter(([f]) => f.startsWith('status.'));
-  if (statusFields.length > 0) {
-    const view = { status };
-    const next: { [k: string]: string } = { ...old.fields };
-    for (const [f, get] of statusFields) {
-      const v = get(view);
-      if (v === undefined) delete next[f];
-      else next[f] = v;
-    }
-    fields = next;
-  }
+  // The same status (in any key order: kube compares decoded objects) is a no-op. A write that
+  // changes a field is not one; one that changes none may still reorder a list.
+  if (!fieldsChanged && sameJson(previous, status)) return undefined;
+  const head = json.slice(0, live.start);
+  const entriesText = entriesJson(list);
+  const middle = json.slice(old.rvIndex + String(old.rv).length, old.statusIndex);
+  const fields = statusFieldSelectors(type, old.fields, status);
+  const managedFields = { value: list, start: live.start };
+  const rvIndex = head.length + entriesText.length + RV_KEY.length;
   return (rv) => {
-    const prefix = before + String(rv) + middle;
-    const stored: StoredObject = { ...old, rv, json: prefix + newTail, rvIndex: before.length, statusIndex: prefix.length, fields };
+    const rvText = String(rv);
+    // Joined, not concatenated: one flat string now, while it is young, rather than a tree of
+    // pieces that every send and the next write's slices would flatten again.
+    const next = [head, entriesText, RV_KEY, rvText, middle, STATUS_KEY, text, '}'].join('');
     // The next /status write of this revision reads its managedFields from here, not the JSON.
-    parsedManagedFields.set(stored, { value: list, start: live.start });
-    return stored;
+    return { ...old, rv, json: next, rvIndex, statusIndex: rvIndex + rvText.length + middle.length, fields, builtManagedFields: managedFields };
   };
 }
 
-/** The managedFields of revisions this fast path built (never changed once built), as written. */
-const parsedManagedFields = new WeakMap<StoredObject, { readonly value: ReadonlyArray<unknown>; readonly start: number }>();
+/** The object's field-selector values with those on `status.*` recomputed for `status`. */
+function statusFieldSelectors(type: ResourceType, fields: StoredObject['fields'], status: unknown): StoredObject['fields'] {
+  let getters = statusGetters.get(type);
+  if (!getters) statusGetters.set(type, (getters = Object.entries(type.fieldSelectors).filter(([f]) => f.startsWith('status.'))));
+  if (getters.length === 0) return fields;
+  const view = { status };
+  const next: { [k: string]: string } = { ...fields };
+  for (const [f, get] of getters) {
+    const v = get(view);
+    if (v === undefined) delete next[f];
+    else next[f] = v;
+  }
+  return next;
+}
+
+const statusGetters = new WeakMap<ResourceType, Array<[string, ResourceType['fieldSelectors'][string]]>>();
+
+/**
+ * `JSON.stringify(list)`, with each entry's text (and each FieldsV1 set's) kept by identity: a
+ * status writer's entries are mostly the ones stored before, and an unchanged set is the same
+ * object (fieldSet.ts's union), so a write serialises its own entry's time and little else.
+ */
+function entriesJson(list: ReadonlyArray<unknown>): string {
+  let out = '[';
+  for (let i = 0; i < list.length; i++) out += (i > 0 ? ',' : '') + entryJson(list[i]);
+  return `${out}]`;
+}
+
+function entryJson(entry: unknown): string {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return JSON.stringify(entry) ?? 'null';
+  let text = jsonTexts.get(entry);
+  if (text !== undefined) return text;
+  const e = entry as { readonly [k: string]: unknown };
+  text = '{';
+  for (const k of Object.keys(e)) {
+    const v = e[k];
+    const value = k === 'fieldsV1' && typeof v === 'object' && v !== null ? fieldsJson(v) : JSON.stringify(v);
+    if (value === undefined) continue;
+    text += `${text.length > 1 ? ',' : ''}${JSON.stringify(k)}:${value}`;
+  }
+  text += '}';
+  jsonTexts.set(entry, text);
+  return text;
+}
+
+function fieldsJson(fields: object): string {
+  let text = jsonTexts.get(fields);
+  if (text === undefined) jsonTexts.set(fields, (text = JSON.stringify(fields)));
+  return text;
+}
+
+// Entries and FieldsV1 sets are never changed once made (a write makes new ones).
+const jsonTexts = new WeakMap<object, string>();
 
 /**
  * The stored `metadata.managedFields` (parsed) and where its value starts, when it is the key
  * right before resourceVersion, itself the last key of metadata; else undefined.
  */
-function storedManagedFields(old: StoredObject): { value: unknown; start: number } | undefined {
-  const known = parsedManagedFields.get(old);
-  if (known) return known;
+function storedManagedFields(old: StoredObject): { value: ReadonlyArray<ManagedFieldsEntry>; start: number } | undefined {
   const json = old.json;
   const rvKey = old.rvIndex - RV_KEY.length;
   const rvEnd = old.rvIndex + String(old.rv).length;
@@ -89,9 +135,12 @@ function storedManagedFields(old: StoredObject): { value: unknown; start: number
   const key = json.lastIndexOf(`${MANAGED_FIELDS_KEY}[`, rvKey);
   if (key < 1 || (json[key - 1] !== ',' && json[key - 1] !== '{')) return undefined;
   const start = key + MANAGED_FIELDS_KEY.length;
+  let value: unknown;
   try {
-    return { value: JSON.parse(json.slice(start, rvKey)), start };
+    value = JSON.parse(json.slice(start, rvKey));
   } catch {
     return undefined;
   }
+  // Entries this server cannot keep go the general path, which starts them afresh.
+  return isEntryList(value) ? { value, start } : undefined;
 }

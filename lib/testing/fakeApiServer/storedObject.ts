@@ -1,4 +1,5 @@
 import type { JsonObject, ResourceType } from './resources.js';
+import type { ManagedFieldsEntry } from './managedFields.js';
 import type { Selectable } from './selectors.js';
 
 /** The metadata fields a write keeps from the stored object (kept here so writes need not re-parse it). */
@@ -31,6 +32,11 @@ export interface StoredObject extends Selectable {
   readonly statusIndex: number | undefined;
   /** The owners named in `metadata.ownerReferences` (for the garbage collector), if any. */
   readonly owners: ReadonlyArray<OwnerLink> | undefined;
+  /**
+   * The managedFields (parsed) and where they start in `json`, when a `/status` write built this
+   * revision (statusWrite.ts): the next one need not parse them again. Never changed after.
+   */
+  readonly builtManagedFields?: { readonly value: ReadonlyArray<ManagedFieldsEntry>; readonly start: number };
 }
 
 /** One `metadata.ownerReferences` entry, as the garbage collector follows it. */

@@ -9,12 +9,13 @@ import {
   merge,
   type SchedulerLike,
 } from 'rxjs';
+import { ConfigError } from '../configError.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../logging/errorLogger.js';
 import { longTimer } from '../timers/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
-import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import { newReconcileId } from './reconcileId.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
@@ -89,7 +90,8 @@ export function controller<T extends KubeObjectLike>(options: ControllerOptions<
     ...(options.watches ?? []),
   ];
   if (sources.some((s) => s.needsForKind) && options.forKind === undefined) {
-    throw new ControllerConfigError(
+    throw new ConfigError(
+      'forKind',
       `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
     );
   }

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
-import { InformerConfigError, type RxkubeError } from '../errors.js';
+import { ConfigError } from '../configError.js';
+import type { RxkubeError } from '../errors.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { missingMethods } from '../meta/missingMethods.js';
@@ -139,8 +140,10 @@ export function informer<T extends KubeObjectLike>(
 ): Informer<T> {
   const lw = listWatch as Partial<Record<'list' | 'watch', unknown>> | null | undefined;
   if (missingMethods(lw, ['list', 'watch']).length > 0) {
-    throw new InformerConfigError(
+    throw new ConfigError(
+      'listWatch',
       `informer(listWatch): listWatch must have list and watch functions (make one with listWatch(kubeConfig, resource)), got ${lw === null || typeof lw !== 'object' ? String(lw) : `an object with ${Object.keys(lw).join(', ') || 'no keys'}`}`,
+      { value: listWatch },
     );
   }
   return new SharedIndexInformer<T>(listWatch, options);

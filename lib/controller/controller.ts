@@ -30,7 +30,6 @@ import type { Controller, ControllerError, ControllerOptions } from './controlle
 import type { ReconcileContext } from './reconciler.js';
 import { owned, type TriggerSource } from './triggerSource.js';
 import { ControllerSources } from './controllerSources.js';
-import type { ControllerSourceError } from './controllerSourceError.js';
 import { forKeys, triggerKeys, type KeySource } from './keySource.js';
 import type { ReconcileReport } from './reconcileReport.js';
 
@@ -137,9 +136,16 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
     this.status$ = this.statusSubject.asObservable();
     this.results$ = this.results.asObservable();
-    // Errors and metrics of reconciles are derived from results$; the rest are the controller's own.
+    this.keySources = new ControllerSources({
+      name,
+      enqueue: (key, priority) => this.enqueue(key, priority),
+      synced: () => this.onSynced(),
+    });
+    // Errors and metrics of reconciles are derived from results$; the sources' errors are theirs;
+    // the rest are the controller's own.
     this.errors$ = merge(
       this.errors,
+      this.keySources.errors$,
       this.results.pipe(
         filter((r) => r.result === 'error'),
         map((r) => new ReconcileError(this.name, r.key, r.error, r.terminal, r.retries, r.reconcileId)),
@@ -158,12 +164,6 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
         })),
       ),
     );
-    this.keySources = new ControllerSources({
-      name,
-      enqueue: (key, priority) => this.enqueue(key, priority),
-      report: (e: ControllerSourceError) => this.errors.next(e),
-      synced: () => this.onSynced(),
-    });
     this.addOwnSources();
     (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
     this.slots = Array.from({ length: concurrency }, () => ({ state: IDLE_SLOT }));

@@ -8,6 +8,8 @@ import {
   controllerReference,
   InformerConfigError,
   informer,
+  builtInResources,
+  listWatch,
   itemExponentialFailureRateLimiter,
   itemFastSlowRateLimiter,
   leaderElection,
@@ -18,6 +20,7 @@ import {
   RxkubeError,
   workQueue,
   type RateLimiter,
+  type Transport,
 } from '../lib/index.js';
 import { fakeListWatch, memoryLeaseStore } from '../lib/testing/index.js';
 
@@ -44,6 +47,12 @@ const make = {
   elector: (config: object) => () => leaderElection({ lock, identity: 'a', ...config } as Parameters<typeof leaderElection>[0]),
 };
 const notALimiter = {} as RateLimiter<string>;
+// Never asked: the namespace is refused when the ListWatch is made.
+const transport: Transport = {
+  request: () => {
+    throw new Error('no request expected');
+  },
+};
 
 describe('ConfigError: one class for an option rxkube cannot work with, naming the option', () => {
   it.each<[string, () => unknown, string, unknown, RegExp]>([
@@ -84,6 +93,7 @@ describe('ConfigError: one class for an option rxkube cannot work with, naming t
     ['itemFastSlowRateLimiter: maxFastAttempts', () => itemFastSlowRateLimiter({ fastMs: 1, slowMs: 1, maxFastAttempts: -1 }), 'maxFastAttempts', -1, /maxFastAttempts must be/],
     ['maxOfRateLimiter: limiters[1]', () => maxOfRateLimiter(bucketRateLimiter(), notALimiter), 'limiters[1]', notALimiter, /maxOfRateLimiter: limiters\[1\] must be a rate limiter/],
     ['workQueue: rateLimiter', () => workQueue({ rateLimiter: notALimiter }), 'rateLimiter', notALimiter, /workQueue: rateLimiter must be a rate limiter/],
+    ['listWatch: namespace of a cluster-scoped resource', () => listWatch(transport, builtInResources.nodes, { namespace: 'shop' }), 'namespace', 'shop', /nodes is cluster-scoped: a namespace \(shop\) makes no sense for it/],
     ['controllerReference: apiVersion', () => controllerReference({ metadata: { name: 'x', uid: 'u' } }), 'apiVersion', undefined, /controllerReference needs/],
     ['controllerReference: kind', () => controllerReference({ apiVersion: 'v1', metadata: { name: 'x', uid: 'u' } }), 'kind', undefined, /controllerReference needs/],
     ['controllerReference: metadata.name', () => controllerReference({ metadata: { uid: 'u' } }, { apiVersion: 'v1', kind: 'Pod' }), 'metadata.name', undefined, /controllerReference needs/],

@@ -177,23 +177,6 @@ export class InformerStateError extends RxkubeError {
 }
 
 /**
- * An informer was made from something that is not a ListWatch (an object with `list` and `watch`
- * functions), or given a handler that could never be called (a function, `{ add: 5 }`): met when
- * the informer is made or the handler added, not as a list failing for ever after `start()` or an
- * error at every notification.
- *
- * @example
- * ```ts
- * try { informer(JSON.parse('{}')); } catch (e) { if (e instanceof InformerConfigError) console.log(e.message); }
- * ```
- */
-export class InformerConfigError extends RxkubeError {
-  constructor(message: string) {
-    super('InformerConfigError', message);
-  }
-}
-
-/**
  * The message of whatever was thrown, for an error that wraps it: an Error's message, else its
  * string form. Never throws, even for a thrown value that has no string form
  * (`Object.create(null)`).

@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export * from './errors.js';
+export * from './configError.js';
 export * from './meta/kubeObject.js';
 export * from './meta/keys.js';
 export * from './fifo/delta.js';

@@ -28,7 +28,7 @@ import {
   sharedInformerFactory,
   stripManagedFields,
   type HandlerRegistration,
-  type SharedInformer,
+  type Informer,
   type Store,
 } from 'rxkube';
 import { startFakeApiServer, type FakeApiServer } from 'rxkube/testing';
@@ -107,7 +107,7 @@ export async function runDemo(
     transform: stripManagedFields,
     scheduler,
   });
-  const pods: SharedInformer<V1Pod> = factory.pods();
+  const pods: Informer<V1Pod> = factory.pods();
 
   // Changes the demo did not make (kubectl, another client), fake server only: the churn's ledger
   // says which changes are its own.
@@ -330,7 +330,7 @@ export async function runDemo(
 }
 
 /** Objects by namespace and phase, through the namespace index and namespace-scoped listers. */
-function namespaceTable(pods: SharedInformer<V1Pod>, pinned: ReadonlySet<string>): Pick<Frame, 'table' | 'phases'> {
+function namespaceTable(pods: Informer<V1Pod>, pinned: ReadonlySet<string>): Pick<Frame, 'table' | 'phases'> {
   const rows = pods.listIndexFuncValues(NamespaceIndex).map((namespace) => {
     const phases = new Map<string, number>();
     const inNamespace = pods.lister().byNamespace(namespace).list();
@@ -350,7 +350,7 @@ function namespaceTable(pods: SharedInformer<V1Pod>, pinned: ReadonlySet<string>
 }
 
 /** A few lister queries with label selectors, as a controller would ask them. */
-function listerLines(pods: SharedInformer<V1Pod>, fake: boolean, failedSeen: number): string[] {
+function listerLines(pods: Informer<V1Pod>, fake: boolean, failedSeen: number): string[] {
   const l = pods.lister();
   if (fake) {
     return [

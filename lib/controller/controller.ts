@@ -9,12 +9,13 @@ import {
   merge,
   type SchedulerLike,
 } from 'rxjs';
+import { ConfigError } from '../configError.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../logging/errorLogger.js';
 import { longTimer } from '../timers/longTimer.js';
 import { LOW_PRIORITY, workQueue, type QueueItem, type WorkQueue } from '../workqueue/workQueue.js';
-import { CacheSyncTimeoutError, ControllerConfigError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import { newReconcileId } from './reconcileId.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
@@ -29,7 +30,6 @@ import type { Controller, ControllerError, ControllerOptions } from './controlle
 import type { ReconcileContext } from './reconciler.js';
 import { owned, type TriggerSource } from './triggerSource.js';
 import { ControllerSources } from './controllerSources.js';
-import type { ControllerSourceError } from './controllerSourceError.js';
 import { forKeys, triggerKeys, type KeySource } from './keySource.js';
 import type { ReconcileReport } from './reconcileReport.js';
 
@@ -89,7 +89,8 @@ export function controller<T extends KubeObjectLike>(options: ControllerOptions<
     ...(options.watches ?? []),
   ];
   if (sources.some((s) => s.needsForKind) && options.forKind === undefined) {
-    throw new ControllerConfigError(
+    throw new ConfigError(
+      'forKind',
       `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
     );
   }
@@ -135,9 +136,16 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
     this.status$ = this.statusSubject.asObservable();
     this.results$ = this.results.asObservable();
-    // Errors and metrics of reconciles are derived from results$; the rest are the controller's own.
+    this.keySources = new ControllerSources({
+      name,
+      enqueue: (key, priority) => this.enqueue(key, priority),
+      synced: () => this.onSynced(),
+    });
+    // Errors and metrics of reconciles are derived from results$; the sources' errors are theirs;
+    // the rest are the controller's own.
     this.errors$ = merge(
       this.errors,
+      this.keySources.errors$,
       this.results.pipe(
         filter((r) => r.result === 'error'),
         map((r) => new ReconcileError(this.name, r.key, r.error, r.terminal, r.retries, r.reconcileId)),
@@ -156,12 +164,6 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
         })),
       ),
     );
-    this.keySources = new ControllerSources({
-      name,
-      enqueue: (key, priority) => this.enqueue(key, priority),
-      report: (e: ControllerSourceError) => this.errors.next(e),
-      synced: () => this.onSynced(),
-    });
     this.addOwnSources();
     (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
     this.slots = Array.from({ length: concurrency }, () => ({ state: IDLE_SLOT }));

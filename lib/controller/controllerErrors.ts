@@ -1,3 +1,4 @@
+import { ConfigError } from '../configError.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
@@ -82,18 +83,12 @@ export class CacheSyncTimeoutError extends RxkubeError {
 }
 
 /**
- * A controller's options are inconsistent (e.g. `owns` without `forKind`).
- *
- * @example
- * ```ts
- * try { controller({ for: deployments, owns: [pods], reconcile }); } catch (e) { if (e instanceof ControllerConfigError) console.error(e.message); }
- * ```
+ * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
+ * in `option`. `instanceof ControllerConfigError` still works (it is the same class).
  */
-export class ControllerConfigError extends RxkubeError {
-  constructor(message: string) {
-    super('ControllerConfigError', message);
-  }
-}
+export const ControllerConfigError = ConfigError;
+/** @deprecated Use {@link ConfigError}. */
+export type ControllerConfigError = ConfigError;
 
 /**
  * `leading$` or `keyFilter$` errored. The controller takes the safe side and keeps it: not leading

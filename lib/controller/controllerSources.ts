@@ -1,4 +1,4 @@
-import { Subscription } from 'rxjs';
+import { Subject, Subscription, type Observable } from 'rxjs';
 import { ControllerSourceError } from './controllerSourceError.js';
 import { SOURCE_SYNCED, type KeySource } from './keySource.js';
 
@@ -7,20 +7,20 @@ import { SOURCE_SYNCED, type KeySource } from './keySource.js';
  *
  * @example
  * ```ts
- * const options: ControllerSourcesOptions = { name: 'web', enqueue: (k, p) => queue.add(k, { priority: p }), report: console.warn, synced: () => {} };
+ * const options: ControllerSourcesOptions = { name: 'web', enqueue: (k, p) => queue.add(k, { priority: p }), synced: () => {} };
  * ```
  */
 export interface ControllerSourcesOptions {
   readonly name: string;
   readonly enqueue: (key: string, priority: number) => void;
-  readonly report: (error: ControllerSourceError) => void;
   /** Called once every source added with `syncs` has synced (or ended). */
   readonly synced: () => void;
 }
 
 /**
  * A controller's sources of keys: each subscribed from `start()` (or at once, if added later) until
- * `close()`. Keys go to `enqueue`; errors, completions and emissions that are no key to `report`.
+ * `close()`. Keys go to `enqueue`; errors, completions and emissions that are no key are on its
+ * `errors$` (the controller's `errors$` merges it: one error channel per object, no callback up).
  * Sources added with `syncs` (the controller's informers) hold `synced` back until each has
  * emitted {@link SOURCE_SYNCED} or ended; sources added after start never do.
  *
@@ -28,10 +28,14 @@ export interface ControllerSourcesOptions {
  * ```ts
  * const sources = new ControllerSources(options);
  * sources.add(forKeys(deployments), 'for', true);
+ * sources.errors$.subscribe((e) => console.warn(e.message));
  * sources.start();
  * ```
  */
 export class ControllerSources {
+  private readonly errors = new Subject<ControllerSourceError>();
+  /** Each source that errored or completed, each emission that is no key. Hot; completes on `close()`. */
+  readonly errors$: Observable<ControllerSourceError> = this.errors.asObservable();
   private state: 'idle' | 'started' | 'closed' = 'idle';
   private readonly queued: Array<{ source: KeySource; name: string; sub: Subscription; syncs: boolean }> = [];
   private readonly subs = new Subscription();
@@ -72,6 +76,7 @@ export class ControllerSources {
     this.state = 'closed';
     this.queued.length = 0;
     this.subs.unsubscribe();
+    this.errors.complete();
   }
 
   private subscribe(source: KeySource, name: string, sub: Subscription, syncs: boolean): void {
@@ -84,7 +89,7 @@ export class ControllerSources {
     const ended = (reason: 'error' | 'complete', cause?: unknown) => {
       // Closing tears sources down without completing them: only a source's own end is reported.
       if (this.state === 'closed') return;
-      this.options.report(new ControllerSourceError(this.options.name, name, reason, cause));
+      this.errors.next(new ControllerSourceError(this.options.name, name, reason, cause));
       markSynced();
     };
     sub.add(
@@ -93,7 +98,7 @@ export class ControllerSources {
           if (e === SOURCE_SYNCED) return markSynced();
           if (typeof e === 'string' && e !== '') return this.options.enqueue(e, 0);
           if (isTrigger(e)) return this.options.enqueue(e.key, e.priority ?? 0);
-          this.options.report(new ControllerSourceError(this.options.name, name, 'invalidKey', e));
+          this.errors.next(new ControllerSourceError(this.options.name, name, 'invalidKey', e));
         },
         error: (e: unknown) => ended('error', e),
         complete: () => ended('complete'),

@@ -18,7 +18,7 @@ import { followCrd, type CrdFollowingInformer } from '../crd/followCrd.js';
 import type { SchedulerLike } from 'rxjs';
 import type { RxkubeError } from '../errors.js';
 import type { LoggerOption } from '../logging/errorLogger.js';
-import { informer, type InformerOptions } from '../informer/informer.js';
+import { informer, type Informer, type InformerOptions } from '../informer/informer.js';
 import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
@@ -28,7 +28,6 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Transport } from '../transport/transport.js';
 import { builtInResources, resourceName } from './builtInResources.js';
-import { withLister, type SharedInformer } from './informerWithLister.js';
 
 /**
  * The selectors a shared informer factory sends on every list and watch of its informers.
@@ -137,14 +136,14 @@ export type AccessorOptions<T> = InformerForOptions<T>;
  */
 export interface SharedInformerFactory {
   /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */
-  informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): SharedInformer<T>;
+  informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): Informer<T>;
   /**
    * The metadata-only informer of a resource (client-go's metadata informer, controller-runtime's
    * `OnlyMetadata`): lists and watches ask for `PartialObjectMetadata`, so spec and status never
    * cross the wire nor sit in memory. A different informer from `informerFor`'s for the same
    * resource; one per resource and namespace. Its `waitForCacheSync` key is `metadata:pods`.
    */
-  metadata(resource: Resource, options?: InformerForOptions<PartialObjectMetadata>): SharedInformer<PartialObjectMetadata>;
+  metadata(resource: Resource, options?: InformerForOptions<PartialObjectMetadata>): Informer<PartialObjectMetadata>;
   /**
    * The informer of a custom resource that runs only while its CRD is established and serves
    * `resource.version` (see `followCrd`), over the factory's shared CRD informer
@@ -154,24 +153,24 @@ export interface SharedInformerFactory {
    * pass a `timeout` when the CRD may not be installed.
    */
   followCrd<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
-  pods(options?: AccessorOptions<Pod>): SharedInformer<Pod>;
-  configMaps(options?: AccessorOptions<ConfigMap>): SharedInformer<ConfigMap>;
-  secrets(options?: AccessorOptions<Secret>): SharedInformer<Secret>;
-  services(options?: AccessorOptions<Service>): SharedInformer<Service>;
-  serviceAccounts(options?: AccessorOptions<ServiceAccount>): SharedInformer<ServiceAccount>;
+  pods(options?: AccessorOptions<Pod>): Informer<Pod>;
+  configMaps(options?: AccessorOptions<ConfigMap>): Informer<ConfigMap>;
+  secrets(options?: AccessorOptions<Secret>): Informer<Secret>;
+  services(options?: AccessorOptions<Service>): Informer<Service>;
+  serviceAccounts(options?: AccessorOptions<ServiceAccount>): Informer<ServiceAccount>;
   persistentVolumeClaims(
     options?: AccessorOptions<PersistentVolumeClaim>,
-  ): SharedInformer<PersistentVolumeClaim>;
-  persistentVolumes(options?: AccessorOptions<PersistentVolume>): SharedInformer<PersistentVolume>;
-  nodes(options?: AccessorOptions<Node>): SharedInformer<Node>;
-  namespaces(options?: AccessorOptions<Namespace>): SharedInformer<Namespace>;
-  deployments(options?: AccessorOptions<Deployment>): SharedInformer<Deployment>;
-  replicaSets(options?: AccessorOptions<ReplicaSet>): SharedInformer<ReplicaSet>;
-  statefulSets(options?: AccessorOptions<StatefulSet>): SharedInformer<StatefulSet>;
-  daemonSets(options?: AccessorOptions<DaemonSet>): SharedInformer<DaemonSet>;
-  jobs(options?: AccessorOptions<Job>): SharedInformer<Job>;
-  cronJobs(options?: AccessorOptions<CronJob>): SharedInformer<CronJob>;
-  ingresses(options?: AccessorOptions<Ingress>): SharedInformer<Ingress>;
+  ): Informer<PersistentVolumeClaim>;
+  persistentVolumes(options?: AccessorOptions<PersistentVolume>): Informer<PersistentVolume>;
+  nodes(options?: AccessorOptions<Node>): Informer<Node>;
+  namespaces(options?: AccessorOptions<Namespace>): Informer<Namespace>;
+  deployments(options?: AccessorOptions<Deployment>): Informer<Deployment>;
+  replicaSets(options?: AccessorOptions<ReplicaSet>): Informer<ReplicaSet>;
+  statefulSets(options?: AccessorOptions<StatefulSet>): Informer<StatefulSet>;
+  daemonSets(options?: AccessorOptions<DaemonSet>): Informer<DaemonSet>;
+  jobs(options?: AccessorOptions<Job>): Informer<Job>;
+  cronJobs(options?: AccessorOptions<CronJob>): Informer<CronJob>;
+  ingresses(options?: AccessorOptions<Ingress>): Informer<Ingress>;
   /** Starts every informer not started yet; after `shutdown`, does nothing (L2). */
   start(): void;
   /**
@@ -238,7 +237,7 @@ export function sharedInformerFactory(
     resource: Resource,
     opts: InformerForOptions<T> = {},
     metadataOnly = false,
-  ): SharedInformer<T> {
+  ): Informer<T> {
     const namespace = resource.namespaced ? (opts.namespace ?? options.namespace ?? '') : '';
     const name = resourceName(resource);
     const prefix = metadataOnly ? 'metadata:' : '';
@@ -246,7 +245,7 @@ export function sharedInformerFactory(
     const identity = `${resource.group}/${resource.version}/${resource.plural}|${namespace}${metadataOnly ? '|metadata' : ''}`;
     const existing = entries.get(identity);
     if (existing) {
-      const shared = existing.informer as unknown as SharedInformer<T>;
+      const shared = existing.informer as unknown as Informer<T>;
       const missing = Object.entries(opts.indexers ?? {}).filter(
         ([n]) => !shared.getStore().indexNames().includes(n),
       );
@@ -259,7 +258,7 @@ export function sharedInformerFactory(
   }
 
   /** A new informer of the resource with the factory's options and these (not registered). */
-  function buildInformer<T extends KubeObjectLike>(resource: Resource, opts: InformerForOptions<T>, namespace: string, metadataOnly: boolean): SharedInformer<T> {
+  function buildInformer<T extends KubeObjectLike>(resource: Resource, opts: InformerForOptions<T>, namespace: string, metadataOnly: boolean): Informer<T> {
     const name = resourceName(resource);
     const prefix = metadataOnly ? 'metadata:' : '';
     const selectors = options.tweakListOptions ? options.tweakListOptions({}, resource) : {};
@@ -278,18 +277,16 @@ export function sharedInformerFactory(
       factoryTransform && ownTransform
         ? (obj: T) => ownTransform(factoryTransform(obj))
         : (ownTransform ?? (factoryTransform ? (obj: T) => factoryTransform(obj) : undefined));
-    const inf = withLister(
-      informer<T>(lw, {
-        ...options.informerOptions,
-        name: `${prefix}${name}`,
-        resyncPeriod: opts.resyncPeriod ?? options.resyncPeriods?.[name] ?? options.resyncPeriod ?? 0,
-        indexers: opts.indexers,
-        transform,
-        scheduler: options.scheduler,
-        logger: options.logger,
-        freeze: options.freeze,
-      }),
-    );
+    const inf = informer<T>(lw, {
+      ...options.informerOptions,
+      name: `${prefix}${name}`,
+      resyncPeriod: opts.resyncPeriod ?? options.resyncPeriods?.[name] ?? options.resyncPeriod ?? 0,
+      indexers: opts.indexers,
+      transform,
+      scheduler: options.scheduler,
+      logger: options.logger,
+      freeze: options.freeze,
+    });
     const onError = options.onError;
     // A subscriber of the informer's one error stream (it completes when the informer stops).
     if (onError) {

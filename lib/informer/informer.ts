@@ -1,6 +1,8 @@
 import type { Observable } from 'rxjs';
-import { InformerConfigError, type RxkubeError } from '../errors.js';
+import { ConfigError } from '../configError.js';
+import type { RxkubeError } from '../errors.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
+import type { Lister } from '../lister/lister.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import type { Indexers } from '../store/indexers.js';
@@ -31,6 +33,7 @@ export type { InformerOptions } from './informerOptions.js';
  * pods.start();
  * await pods.waitForCacheSync();
  * pods.list().length;
+ * pods.lister().byNamespace('shop').list('app=web');
  * ```
  */
 export interface Informer<T> {
@@ -62,6 +65,11 @@ export interface Informer<T> {
   readonly syncedStore$: Observable<Store<T>>;
   /** The store's current snapshot (client-go's `GetStore` / `GetIndexer`). */
   getStore(): Store<T>;
+  /**
+   * A lister over the current store (client-go's `Lister()`): by label selector, by key, by
+   * namespace. The same lister every call; each of its reads reads the latest snapshot.
+   */
+  lister(): Lister<T>;
   getByKey(key: string): T | undefined;
   get(obj: T): T | undefined;
   list(): ReadonlyArray<T>;
@@ -139,8 +147,10 @@ export function informer<T extends KubeObjectLike>(
 ): Informer<T> {
   const lw = listWatch as Partial<Record<'list' | 'watch', unknown>> | null | undefined;
   if (missingMethods(lw, ['list', 'watch']).length > 0) {
-    throw new InformerConfigError(
+    throw new ConfigError(
+      'listWatch',
       `informer(listWatch): listWatch must have list and watch functions (make one with listWatch(kubeConfig, resource)), got ${lw === null || typeof lw !== 'object' ? String(lw) : `an object with ${Object.keys(lw).join(', ') || 'no keys'}`}`,
+      { value: listWatch },
     );
   }
   return new SharedIndexInformer<T>(listWatch, options);

@@ -10,6 +10,7 @@ import {
   takeUntil,
   type SchedulerLike,
 } from 'rxjs';
+import { ConfigError } from '../configError.js';
 import { HandlerBufferOverflowError, HandlerError } from '../errors.js';
 import { longInterval } from '../timers/longTimer.js';
 import type {
@@ -117,7 +118,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     this.name = options.name ?? '';
     const size: unknown = options.buffer?.size;
     if (options.buffer && !(typeof size === 'number' && size >= 1)) {
-      throw new RangeError(`buffer.size must be at least 1 (Infinity: unbounded), got ${String(size)}`);
+      throw new ConfigError('buffer.size', `buffer.size must be at least 1 (Infinity: unbounded), got ${String(size)}`, { value: size });
     }
     this.buffer = options.buffer && Number.isFinite(options.buffer.size) ? options.buffer : undefined;
     this.observer = isNotificationObserver(handler);

@@ -1,6 +1,6 @@
 import type { Observable, Observer } from 'rxjs';
 import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
-import { InformerConfigError } from '../errors.js';
+import { ConfigError } from '../configError.js';
 import type { Notification } from './notification.js';
 
 /**
@@ -66,7 +66,7 @@ export interface NotificationObserver<T> extends Partial<Omit<Observer<Notificat
 }
 
 /**
- * Throws {@link InformerConfigError} unless `handler` is an object whose `add`, `update`,
+ * Throws a {@link ConfigError} (option `handler`, or `handler.add`...) unless `handler` is an object whose `add`, `update`,
  * `delete` (or Observer `next`, `error`, `complete`) are functions where present: a handler that
  * could never be called is refused when added, not found out at the first notification.
  *
@@ -78,12 +78,12 @@ export interface NotificationObserver<T> extends Partial<Omit<Observer<Notificat
  */
 export function checkEventHandler(handler: unknown): void {
   const hint = 'pass { add, update, delete } callbacks (each optional) or an Observer with next';
-  if (typeof handler === 'function') throw new InformerConfigError(`addEventHandler: got a function; ${hint}`);
-  if (typeof handler !== 'object' || handler === null) throw new InformerConfigError(`addEventHandler: got ${String(handler)}; ${hint}`);
+  if (typeof handler === 'function') throw new ConfigError('handler', `addEventHandler: got a function; ${hint}`, { value: handler });
+  if (typeof handler !== 'object' || handler === null) throw new ConfigError('handler', `addEventHandler: got ${String(handler)}; ${hint}`, { value: handler });
   for (const method of ['add', 'update', 'delete', 'next', 'error', 'complete']) {
     const value = (handler as Record<string, unknown>)[method];
     if (value !== undefined && typeof value !== 'function') {
-      throw new InformerConfigError(`addEventHandler: handler.${method} is a ${typeof value}, not a function; ${hint}`);
+      throw new ConfigError(`handler.${method}`, `addEventHandler: handler.${method} is a ${typeof value}, not a function; ${hint}`, { value });
     }
   }
 }

@@ -15,6 +15,7 @@ import {
 import { InformerStateError, type RxkubeError } from '../errors.js';
 import { deltaFifoBatch } from '../fifo/deltaFifoBatch.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
+import { lister, type Lister } from '../lister/lister.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflector } from '../reflector/reflector.js';
@@ -69,6 +70,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   private readonly errors = new Subject<RxkubeError>();
   private readonly syncedSubject = new BehaviorSubject<boolean>(false);
   private readonly name: string;
+  private cachedLister: Lister<T> | undefined;
   private readonly log: (error: RxkubeError) => void;
   private listeners: ReadonlyArray<ProcessorListener<T>> = [];
   /** The shared notification stream: one emission per batch; every handler subscribes to it. */
@@ -152,6 +154,10 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
 
   getStore(): Store<T> {
     return this.writer.current;
+  }
+  lister(): Lister<T> {
+    // Reads through the informer's own reads, which hand out no snapshot (docs/store.md).
+    return (this.cachedLister ??= lister(this));
   }
   snapshot(): Store<T> {
     return this.writer.current;

@@ -81,7 +81,7 @@ export interface LeaderElector {
  * the step turns into the next transition; the state, callbacks and term signal are committed in
  * between. Failed attempts are on `errors$`, logged by its one default subscriber (`logger`).
  *
- * @throws {LeaderElectionConfigError} when the timings or identity are invalid.
+ * @throws {ConfigError} (option `leaseDuration`, `identity`, ...) when the timings or identity are invalid.
  *
  * @example
  * ```ts

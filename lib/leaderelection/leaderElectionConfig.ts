@@ -1,8 +1,12 @@
 import type { SchedulerLike } from 'rxjs';
+import { ConfigError } from '../configError.js';
 import type { LoggerOption } from '../logging/errorLogger.js';
 import { missingMethods } from '../meta/missingMethods.js';
-import { LeaderElectionConfigError } from './leaderElectionErrors.js';
 import type { ResourceLock } from './resourceLock.js';
+
+// A leader election ConfigError; the message keeps the prefix LeaderElectionConfigError had.
+const invalid = (option: string, message: string, value?: unknown): ConfigError =>
+  new ConfigError(option, `invalid leader election config: ${message}`, { value });
 
 /**
  * client-go's `JitterFactor`: a candidate waits `retryPeriod x [1, 2.2)` between attempts.
@@ -94,7 +98,7 @@ export interface ElectorTimings {
  * {@link ResourceLock} (so plain JavaScript that passes something else fails here, not at the
  * first attempt).
  *
- * @throws {LeaderElectionConfigError} naming the option at fault.
+ * @throws {ConfigError} naming the option at fault.
  *
  * @example
  * ```ts
@@ -103,41 +107,44 @@ export interface ElectorTimings {
  */
 export function validateLeaderElectionConfig(config: LeaderElectionConfig): ElectorTimings {
   if (typeof config !== 'object' || config === null) {
-    throw new LeaderElectionConfigError('config', `the config must be an object with a lock and an identity (got ${String(config)})`);
+    throw invalid('config', `the config must be an object with a lock and an identity (got ${String(config)})`, config);
   }
   checkLock(config.lock);
   const leaseDuration = config.leaseDuration ?? 15_000;
   const renewDeadline = config.renewDeadline ?? 10_000;
   const retryPeriod = config.retryPeriod ?? 2_000;
   const positive = (field: string, v: number): void => {
-    if (!(Number.isFinite(v) && v > 0)) throw new LeaderElectionConfigError(field, `${field} must be greater than zero (got ${v} ms)`);
+    if (!(Number.isFinite(v) && v > 0)) throw invalid(field, `${field} must be greater than zero (got ${v} ms)`, v);
   };
   positive('leaseDuration', leaseDuration);
   positive('renewDeadline', renewDeadline);
   positive('retryPeriod', retryPeriod);
   if (leaseDuration <= renewDeadline) {
-    throw new LeaderElectionConfigError(
+    throw invalid(
       'leaseDuration',
       `leaseDuration (${leaseDuration} ms) must be greater than renewDeadline (${renewDeadline} ms): a leader must give up before others may take over`,
+      leaseDuration,
     );
   }
   if (renewDeadline <= JITTER_FACTOR * retryPeriod) {
-    throw new LeaderElectionConfigError(
+    throw invalid(
       'renewDeadline',
       `renewDeadline (${renewDeadline} ms) must be greater than retryPeriod x ${JITTER_FACTOR} (${JITTER_FACTOR * retryPeriod} ms): a leader needs room to retry a renewal`,
+      renewDeadline,
     );
   }
   // Others judge expiry by the leaseDurationSeconds written (whole seconds, truncated as client-go
   // does), so that value must still outlast the renew deadline; client-go does not check this.
   const written = leaseDurationSeconds(leaseDuration) * 1000;
   if (written <= renewDeadline) {
-    throw new LeaderElectionConfigError(
+    throw invalid(
       'leaseDuration',
       `leaseDuration (${leaseDuration} ms) is written to the Lease as ${written / 1000} s (whole seconds, truncated), which must be greater than renewDeadline (${renewDeadline} ms)`,
+      leaseDuration,
     );
   }
   if (typeof config.identity !== 'string' || config.identity === '') {
-    throw new LeaderElectionConfigError('identity', 'identity must be a non-empty string, unique per replica (e.g. the pod name)');
+    throw invalid('identity', 'identity must be a non-empty string, unique per replica (e.g. the pod name)', config.identity);
   }
   return { identity: config.identity, leaseDuration, renewDeadline, retryPeriod, releaseOnCancel: config.releaseOnCancel ?? false };
 }
@@ -147,11 +154,12 @@ function checkLock(lock: unknown): void {
   const methods = ['get', 'create', 'update', 'describe'];
   const missing = typeof lock === 'object' ? missingMethods(lock, methods) : methods;
   if (missing.length === 0) return;
-  throw new LeaderElectionConfigError(
+  throw invalid(
     'lock',
     lock === undefined || lock === null
       ? 'lock is required (e.g. leaseLock(kubeConfig, namespace, name))'
       : `lock must be a ResourceLock such as leaseLock(kubeConfig, namespace, name); it has no ${missing.join(', ')} method`,
+    lock,
   );
 }
 

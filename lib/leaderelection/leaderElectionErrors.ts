@@ -1,25 +1,14 @@
+import { ConfigError } from '../configError.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
- * A leader election configuration that client-go would refuse: `leaseDuration > renewDeadline >
- * 1.2 x retryPeriod`, all greater than zero, and a non-empty identity. Thrown by
- * {@link leaderElection} before anything starts.
- *
- * @example
- * ```ts
- * try { leaderElection({ ...config, renewDeadline: 20_000 }); }
- * catch (e) { if (e instanceof LeaderElectionConfigError) console.error(e.field, e.message); }
- * ```
+ * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
+ * in `option` (was `field`, still there as a deprecated getter). `instanceof LeaderElectionConfigError`
+ * still works (it is the same class).
  */
-export class LeaderElectionConfigError extends RxkubeError {
-  /** The option at fault: `config`, `lock`, `leaseDuration`, `renewDeadline`, `retryPeriod` or `identity`. */
-  readonly field: string;
-
-  constructor(field: string, message: string) {
-    super('LeaderElectionConfigError', `invalid leader election config: ${message}`);
-    this.field = field;
-  }
-}
+export const LeaderElectionConfigError = ConfigError;
+/** @deprecated Use {@link ConfigError}. */
+export type LeaderElectionConfigError = ConfigError;
 
 /**
  * A write to a lock lost a race: the object changed since it was read (update, HTTP 409), or it

@@ -82,7 +82,7 @@ function inNamespace<T extends KubeObjectLike>(source: ListerSource<T>, namespac
 
 /**
  * Builds a {@link Lister} over a store. Pass a function returning the current snapshot to read a
- * live informer (that is what the factory's `informer.lister()` does), or a snapshot to read that
+ * live informer (what `informer.lister()` does), or a snapshot to read that
  * moment forever.
  *
  * @example

@@ -1,4 +1,4 @@
-import { RxkubeError } from '../errors.js';
+import { ConfigError } from '../configError.js';
 import type { Resource } from './resource.js';
 
 /**
@@ -18,9 +18,12 @@ export function resourcePath(resource: Resource, namespace?: string): string {
     : `/api/${seg(resource.version)}`;
   if (namespace) {
     if (!resource.namespaced) {
-      throw new RxkubeError(
-        'ListWatchOptionsError',
+      throw new ConfigError(
+        'namespace',
         `${describe(resource)} is cluster-scoped: a namespace (${namespace}) makes no sense for it`,
+        {
+          value: namespace,
+        },
       );
     }
     return `${prefix}/namespaces/${seg(namespace)}/${seg(resource.plural)}`;

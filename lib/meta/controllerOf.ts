@@ -1,3 +1,4 @@
+import { ConfigError } from '../configError.js';
 import type { KubeObjectLike, OwnerReference } from './kubeObject.js';
 
 /**
@@ -20,6 +21,9 @@ export function controllerOf(obj: KubeObjectLike): OwnerReference | undefined {
  * `metadata.name` and `metadata.uid`: objects from the API server have them; the typed models of
  * client-node lists may lack `kind`/`apiVersion`, so pass them in `type`.
  *
+ * @throws {ConfigError} naming the first of `apiVersion`, `kind`, `metadata.name`, `metadata.uid`
+ * that is missing.
+ *
  * @example
  * ```ts
  * const pod = { metadata: { name: 'web-1', ownerReferences: [controllerReference(replicaSet)] } };
@@ -35,8 +39,11 @@ export function controllerReference(
   const name = owner.metadata?.name;
   const uid = owner.metadata?.uid;
   if (!apiVersion || !kind || !name || !uid) {
-    throw new TypeError(
+    const [option, value] = Object.entries({ apiVersion, kind, 'metadata.name': name, 'metadata.uid': uid }).find(([, v]) => !v) ?? ['owner', owner];
+    throw new ConfigError(
+      option,
       `controllerReference needs the owner's apiVersion, kind, metadata.name and metadata.uid (got ${JSON.stringify({ apiVersion, kind, name, uid })}); pass apiVersion/kind in the second argument if the object lacks them`,
+      { value },
     );
   }
   return { apiVersion, kind, name, uid, controller: true, blockOwnerDeletion: true };

@@ -11,7 +11,7 @@ import { reflectorConfig } from './reflectorState.js';
 import { reflectorStart, reflectorStep } from './reflectorStep.js';
 
 /**
- * The reflector's loop as one cold Observable: each subscription runs its own ListAndWatch (client-go's
+ * The reflector's loop as one cold Observable (what `reflector(listWatch, options).outputs$` is): each subscription runs its own ListAndWatch (client-go's
  * Reflector: list, watch from the list's RV, re-watch after a clean close, relist after 410 or a
  * server error, back off after failures and after every ListAndWatch, follow bookmarks, replace
  * dead watches, optionally start with a streaming list) and tells its subscriber everything on one
@@ -32,9 +32,11 @@ import { reflectorStart, reflectorStep } from './reflectorStep.js';
  * output       l-------Rw--[a,u]--[b]-----E--b-------l--R-w...   (l, w, b: status; E: error)
  * ```
  *
+ * @deprecated as a public name: use `reflector(listWatch, options).outputs$`, the same Observable;
+ * `reflector` is the one name of client-go's Reflector.
  * @example
  * ```ts
- * const sub = reflect(listWatch<V1Pod>(kc, pods), { expectedTypeName: 'Pod' }).subscribe((out) => {
+ * const sub = reflector(listWatch<V1Pod>(kc, pods), { expectedTypeName: 'Pod' }).outputs$.subscribe((out) => {
  *   if (out.type === 'events') for (const e of out.events) console.log(e.type);
  * });
  * ```

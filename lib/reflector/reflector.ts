@@ -6,6 +6,7 @@ import type { ReflectorBurst } from './reflectorBurst.js';
 import type { ReflectorError } from './reflectorError.js';
 import type { ReflectorEvent } from './reflectorEvent.js';
 import type { ReflectorOptions } from './reflectorOptions.js';
+import type { ReflectorOutput } from './reflectorOutput.js';
 import type { ReflectorStatus } from './reflectorStatus.js';
 
 // The options live in their own module; re-exported here, where they were first defined.
@@ -16,11 +17,12 @@ export {
 } from './reflectorOptions.js';
 
 /**
- * A reflector: `bursts$` and `events$` are cold (each subscription runs its own ListAndWatch loop;
- * unsubscribing aborts the request in flight and every timer). `status$`, `errors$` and
- * `resourceVersion$` are hot side channels, shared by every running subscription (subscribe to them
- * first; normally there is one subscription, the FIFO's). With more than one, use {@link reflect},
- * whose one output per subscription carries events, status and errors together.
+ * A reflector: `outputs$`, `bursts$` and `events$` are cold (each subscription runs its own
+ * ListAndWatch loop; unsubscribing aborts the request in flight and every timer). `status$`,
+ * `errors$` and `resourceVersion$` are hot side channels, shared by every running subscription of
+ * `bursts$` / `events$` (subscribe to them first; normally there is one subscription, the FIFO's).
+ * With more than one, use `outputs$`, whose one stream per subscription carries events, status and
+ * errors together.
  *
  * @example
  * ```ts
@@ -49,6 +51,13 @@ export interface Reflector<T> {
    * (client-go's `UpdateResourceVersion`). Each running subscription reports its own here.
    */
   readonly resourceVersion$: Observable<string>;
+  /**
+   * The loop itself, everything on one stream: each subscription runs its own ListAndWatch and gets
+   * its bursts (with the resource versions each moved to), its status and the errors it recovered
+   * from, in order. Nothing is shared between subscriptions (the side channels above are not fed by
+   * it). Never errors, never completes.
+   */
+  readonly outputs$: Observable<ReflectorOutput<T>>;
 }
 
 /**
@@ -66,8 +75,8 @@ export interface Reflector<T> {
  * events$      --------R---a--u--b-------------------R----...
  * ```
  *
- * It is {@link reflect} (one output per subscription) with its outputs split into `bursts$` and
- * the side channels; prefer `reflect` when more than one subscription may run.
+ * `bursts$` is `outputs$` (one stream per subscription) with its outputs split into `bursts$` and
+ * the side channels; prefer `outputs$` when more than one subscription may run.
  *
  * @example
  * ```ts
@@ -112,6 +121,7 @@ export function reflector<T extends KubeObjectLike>(
     status$: status.asObservable(),
     errors$: errors.asObservable(),
     resourceVersion$: resourceVersions.asObservable(),
+    outputs$: reflect(listWatch, options),
   };
 }
 

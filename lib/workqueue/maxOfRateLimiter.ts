@@ -4,7 +4,7 @@ import { checkRateLimiter } from './rateLimiterOptions.js';
 /**
  * The longest delay of several limiters (client-go's `MaxOfRateLimiter`). Every limiter is asked
  * (each counts the failure); `numRequeues` is the largest count; `forget` forgets in all. Each
- * argument must be a rate limiter (`maxOfRateLimiter(null)` is a {@link RateLimiterConfigError}).
+ * argument must be a rate limiter (`maxOfRateLimiter(null)` is a {@link ConfigError} naming `limiters[0]`).
  *
  * @example
  * ```ts

@@ -1,8 +1,15 @@
+import { ConfigError } from '../configError.js';
+import { describeValue } from '../meta/describeValue.js';
 import { missingMethods } from '../meta/missingMethods.js';
-import { RateLimiterConfigError } from './workQueueError.js';
+
+const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : describeValue(value));
+
+// A rate limiter's ConfigError, thrown when the limiter (or queue) is made.
+const rateLimiterConfigError = (limiter: string, option: string, value: unknown, rule: string): ConfigError =>
+  new ConfigError(option, `${limiter}: ${option} must be ${rule}, got ${shown(value)}`, { value });
 
 /**
- * Throws {@link RateLimiterConfigError} unless `value` is a number at least `min` (not NaN).
+ * Throws a {@link ConfigError} naming `option` unless `value` is a number at least `min` (not NaN).
  *
  * @internal
  * @example
@@ -11,14 +18,14 @@ import { RateLimiterConfigError } from './workQueueError.js';
  * ```
  */
 export function checkAtLeast(limiter: string, option: string, value: unknown, min: number, rule = `a number >= ${min}`): void {
-  if (typeof value !== 'number' || !(value >= min)) throw new RateLimiterConfigError(limiter, option, value, rule);
+  if (typeof value !== 'number' || !(value >= min)) throw rateLimiterConfigError(limiter, option, value, rule);
 }
 
 /** What makes a {@link RateLimiter}. */
 export const RATE_LIMITER_METHODS: ReadonlyArray<string> = ['when', 'forget', 'numRequeues'];
 
 /**
- * Throws {@link RateLimiterConfigError} unless `value` is a {@link RateLimiter} (an object with
+ * Throws a {@link ConfigError} naming `option` unless `value` is a {@link RateLimiter} (an object with
  * `when`, `forget` and `numRequeues` functions): else the first retry would be a TypeError.
  *
  * @internal
@@ -29,6 +36,6 @@ export const RATE_LIMITER_METHODS: ReadonlyArray<string> = ['when', 'forget', 'n
  */
 export function checkRateLimiter(limiter: string, option: string, value: unknown): void {
   if (missingMethods(value, RATE_LIMITER_METHODS).length > 0) {
-    throw new RateLimiterConfigError(limiter, option, value, 'a rate limiter (an object with when, forget and numRequeues functions)');
+    throw rateLimiterConfigError(limiter, option, value, 'a rate limiter (an object with when, forget and numRequeues functions)');
   }
 }

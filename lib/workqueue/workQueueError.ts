@@ -1,3 +1,4 @@
+import { ConfigError } from '../configError.js';
 import { RxkubeError } from '../errors.js';
 import { describeValue } from '../meta/describeValue.js';
 
@@ -105,18 +106,9 @@ export class InvalidPriorityError extends RxkubeError {
 }
 
 /**
- * A rate limiter was given an option it cannot work with: a delay that is negative or not a
- * number, a `qps` that is not above 0 (every key past the burst would wait for ever), a `burst`
- * below 1, a limiter (of `maxOfRateLimiter`, or a queue's `rateLimiter`) that is not an object with
- * `when`, `forget` and `numRequeues` functions. Thrown when the limiter (or queue) is made.
- *
- * @example
- * ```ts
- * try { bucketRateLimiter({ qps: 0 }); } catch (e) { if (e instanceof RateLimiterConfigError) console.log(e.message); }
- * ```
+ * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
+ * in `option`. `instanceof RateLimiterConfigError` still works (it is the same class).
  */
-export class RateLimiterConfigError extends RxkubeError {
-  constructor(limiter: string, option: string, value: unknown, rule: string) {
-    super('RateLimiterConfigError', `${limiter}: ${option} must be ${rule}, got ${shown(value)}`);
-  }
-}
+export const RateLimiterConfigError = ConfigError;
+/** @deprecated Use {@link ConfigError}. */
+export type RateLimiterConfigError = ConfigError;

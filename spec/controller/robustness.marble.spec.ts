@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { BehaviorSubject, of } from 'rxjs';
 import { controller, type Controller } from '../../lib/controller/controller.js';
-import { ControllerConfigError, InvalidReconcileResultError, ReconcileError } from '../../lib/controller/controllerErrors.js';
+import { ConfigError } from '../../lib/configError.js';
+import { InvalidReconcileResultError, ReconcileError } from '../../lib/controller/controllerErrors.js';
 import { TerminalError } from '../../lib/controller/terminalError.js';
 import type { ControllerOptions } from '../../lib/controller/controllerOptions.js';
 import type { ControllerMetricEvent } from '../../lib/controller/controllerMetrics.js';
@@ -158,7 +159,7 @@ describe('controller: a TerminalError as the cause of the error thrown (controll
   });
 });
 
-describe('controller options are checked when controller() is called (ControllerConfigError)', () => {
+describe('controller options are checked when controller() is called (ConfigError)', () => {
   const ts = testScheduler();
   const deps = scriptedInformer(ts, []);
   const reconcile = (): void => undefined;
@@ -174,7 +175,7 @@ describe('controller options are checked when controller() is called (Controller
     ['watches not an array', { watches: {} }, /watches must be an array/],
   ])('%s', (_what, bad, message) => {
     const build = (): unknown => controller({ for: deps, reconcile, scheduler: ts, ...(bad as Partial<ControllerOptions<Obj>>) });
-    expect(build).toThrow(ControllerConfigError);
+    expect(build).toThrow(ConfigError);
     expect(build).toThrow(message);
   });
 });

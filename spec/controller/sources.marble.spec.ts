@@ -122,15 +122,18 @@ describe('controller sources and results$ (marble tests, virtual time)', () => {
       const sources = new ControllerSources({
         name: 'c',
         enqueue: (key) => events.push(`${key}@${ts.now()}`),
-        report: (e) => events.push(`${e.source}:${e.reason}@${ts.now()}`),
         synced: () => events.push(`synced@${ts.now()}`),
+      });
+      sources.errors$.subscribe({
+        next: (e) => events.push(`${e.source}:${e.reason}@${ts.now()}`),
+        complete: () => events.push(`errors$ complete@${ts.now()}`),
       });
       sources.add(cold('5ms (S|)', { S: SOURCE_SYNCED }), 'for', true);
       sources.add(cold('2ms a 5ms #', { a: 'ns/a' }, new Error('informer stopped')), 'owns[0]', true);
       sources.start();
       ts.schedule(() => sources.close(), 20);
     });
-    expect(events).toEqual(['ns/a@2', 'for:complete@5', 'owns[0]:error@8', 'synced@8']);
+    expect(events).toEqual(['ns/a@2', 'for:complete@5', 'owns[0]:error@8', 'synced@8', 'errors$ complete@20']);
   });
 
   it('controllerResults: a cold stream of reports; subscribing starts the controller, unsubscribing stops it', () => {

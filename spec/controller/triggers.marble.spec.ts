@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { controller } from '../../lib/controller/controller.js';
-import { ControllerConfigError } from '../../lib/controller/controllerErrors.js';
+import { ConfigError } from '../../lib/configError.js';
 import { changePriority, controllerOwnerKey, owned, watch } from '../../lib/controller/triggerSource.js';
 import { addNotification, updateNotification } from '../../lib/informer/notification.js';
 import { LOW_PRIORITY } from '../../lib/workqueue/workQueue.js';
@@ -82,25 +82,25 @@ describe('controller triggers', () => {
     expect(log.filter((e) => Number(e.split('@')[1]) > 10)).toEqual(['ns/db@15']);
   });
 
-  it('owns without forKind, or a concurrency below 1, is a ControllerConfigError', () => {
+  it('owns without forKind, or a concurrency below 1, is a ConfigError', () => {
     const ts = testScheduler();
     ts.run(() => {
       const deps = scriptedInformer(ts, []);
       const pods = scriptedInformer(ts, []);
-      expect(() => controller({ for: deps, owns: [owned(pods)], reconcile: () => undefined })).toThrow(ControllerConfigError);
+      expect(() => controller({ for: deps, owns: [owned(pods)], reconcile: () => undefined })).toThrow(ConfigError);
       expect(() => controller({ for: deps, concurrency: 0, reconcile: () => undefined })).toThrow(/concurrency must be/);
     });
   });
 
-  it('a missing or wrong `for` or `reconcile` (plain JavaScript) is a ControllerConfigError when made, not a TypeError at start', () => {
+  it('a missing or wrong `for` or `reconcile` (plain JavaScript) is a ConfigError when made, not a TypeError at start', () => {
     const ts = testScheduler();
     ts.run(() => {
       const deps = scriptedInformer(ts, []);
       const make = (options: unknown) => () => controller(options as Parameters<typeof controller>[0]);
       expect(make({ reconcile: () => undefined })).toThrow(/options.for must be the informer of the primary objects/);
-      expect(make({ for: { getByKey: () => undefined }, reconcile: () => undefined })).toThrow(ControllerConfigError);
+      expect(make({ for: { getByKey: () => undefined }, reconcile: () => undefined })).toThrow(ConfigError);
       expect(make({ for: deps })).toThrow(/options.reconcile must be a function/);
-      expect(make(undefined)).toThrow(ControllerConfigError);
+      expect(make(undefined)).toThrow(ConfigError);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { asyncScheduler } from 'rxjs';
-import { HandlerError, InformerConfigError, type RxkubeError } from '../../lib/errors.js';
+import { ConfigError } from '../../lib/configError.js';
+import { HandlerError, type RxkubeError } from '../../lib/errors.js';
 import { informer } from '../../lib/informer/informer.js';
 import { ApiStatusError } from '../../lib/errors.js';
 import { fakeListWatch, listPage, recordNotifications } from '../../lib/testing/marbles.js';
@@ -8,17 +9,17 @@ import { at, deleted, fast, modified, pod, stopAt, testScheduler, type Pod } fro
 
 // List errors (I8) and failing handlers (I10).
 describe('informer: errors (I8, I10)', () => {
-  it('an informer made from something that is not a ListWatch is an InformerConfigError when made', () => {
+  it('an informer made from something that is not a ListWatch is a ConfigError naming listWatch when made', () => {
     const make = (lw: unknown) => () => informer(lw as Parameters<typeof informer>[0]);
-    expect(make({})).toThrow(InformerConfigError);
+    expect(make({})).toThrow(ConfigError);
     expect(make(null)).toThrow(/listWatch must have list and watch functions .*got null/);
     expect(make({ list: () => undefined })).toThrow(/got an object with list/);
   });
 
-  it('a handler that could never be called is an InformerConfigError when added, not a HandlerError per notification', () => {
+  it('a handler that could never be called is a ConfigError when added, not a HandlerError per notification', () => {
     const inf = informer(fakeListWatch<Pod>({ lists: [] }), { logger: false });
     const add = (handler: unknown, options?: object) => () => inf.addEventHandler(handler as Parameters<typeof inf.addEventHandler>[0], options);
-    expect(add(null)).toThrow(InformerConfigError);
+    expect(add(null)).toThrow(ConfigError);
     expect(add(() => undefined)).toThrow(/got a function; pass \{ add, update, delete \} callbacks/);
     expect(add({ add: 5 })).toThrow(/handler.add is a number, not a function/);
     expect(add({ next: 'x' })).toThrow(/handler.next is a string/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { leaderElection } from '../../lib/leaderelection/leaderElection.js';
 import { validateLeaderElectionConfig } from '../../lib/leaderelection/leaderElectionConfig.js';
-import { LeaderElectionConfigError } from '../../lib/leaderelection/leaderElectionErrors.js';
+import { ConfigError } from '../../lib/configError.js';
 import { memoryLeaseStore } from '../../lib/testing/memoryLeaseStore.js';
 
 const lock = memoryLeaseStore().lock('a');
@@ -26,15 +26,15 @@ describe('leader election config (client-go validation)', () => {
     [{ renewDeadline: Number.NaN }, 'renewDeadline', /renewDeadline must be greater than zero/],
     [{ leaseDuration: 1_500, renewDeadline: 1_000, retryPeriod: 200 }, 'leaseDuration', /written to the Lease as 1 s/],
     [{ identity: '' }, 'identity', /identity must be a non-empty string/],
-  ])('%j is refused with a LeaderElectionConfigError naming %s', (bad, field, message) => {
+  ])('%j is refused with a ConfigError naming %s', (bad, field, message) => {
     let thrown: unknown;
     try {
       leaderElection({ lock, identity: 'a', ...bad });
     } catch (e) {
       thrown = e;
     }
-    expect(thrown).toBeInstanceOf(LeaderElectionConfigError);
-    expect((thrown as LeaderElectionConfigError).field).toBe(field);
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as ConfigError).option).toBe(field);
     expect((thrown as Error).message).toMatch(message);
   });
 
@@ -43,21 +43,21 @@ describe('leader election config (client-go validation)', () => {
     ['a null lock', { identity: 'a', lock: null }, /lock is required/],
     ['an object that is not a lock', { identity: 'a', lock: {} }, /it has no get, create, update, describe method/],
     ['a lock without update', { identity: 'a', lock: { ...lock, update: undefined } }, /it has no update method/],
-  ])('%s is refused at once with a LeaderElectionConfigError naming the lock', (_name, bad, message) => {
+  ])('%s is refused at once with a ConfigError naming the lock', (_name, bad, message) => {
     // Plain JavaScript: before, the elector started and its first attempt threw a TypeError.
     const build = (): unknown => leaderElection(bad as unknown as Parameters<typeof leaderElection>[0]);
-    expect(build).toThrow(LeaderElectionConfigError);
+    expect(build).toThrow(ConfigError);
     expect(build).toThrow(message);
     try {
       build();
     } catch (e) {
-      expect((e as LeaderElectionConfigError).field).toBe('lock');
+      expect((e as ConfigError).option).toBe('lock');
     }
   });
 
-  it('no config at all is a LeaderElectionConfigError, not a TypeError', () => {
+  it('no config at all is a ConfigError, not a TypeError', () => {
     const build = (): unknown => leaderElection(undefined as unknown as Parameters<typeof leaderElection>[0]);
-    expect(build).toThrow(LeaderElectionConfigError);
+    expect(build).toThrow(ConfigError);
     expect(build).toThrow(/the config must be an object/);
   });
 

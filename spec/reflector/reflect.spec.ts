@@ -88,10 +88,11 @@ describe('reflect: one output per subscription', () => {
     expect(outs[4]).toMatchObject({ type: 'error', error: { statusCode: 500, action: 'relist' } });
   });
 
-  it('two subscriptions: each output has its own RVs (once each) and statuses; one leaving does not make the other idle', () => {
+  it('two subscriptions of reflector().outputs$: each output has its own RVs (once each) and statuses; one leaving does not make the other idle; the side channels are not fed', () => {
     const ts = newScheduler();
     const first: string[] = [];
     const second: string[] = [];
+    const sideChannels: string[] = [];
     ts.run(({ cold }) => {
       const lw = scriptedListWatch<Pod>(
         ts,
@@ -101,7 +102,10 @@ describe('reflect: one output per subscription', () => {
           () => cold('5ms a 10ms b', { a: added(pod('a', '11')), b: added(pod('b', '12')) }),
         ],
       );
-      const r$ = reflect(lw, { scheduler: ts, random: () => 0 });
+      const r = reflector(lw, { scheduler: ts, random: () => 0 });
+      r.status$.subscribe((s) => sideChannels.push(s.state));
+      r.resourceVersion$.subscribe((rv) => sideChannels.push(rv));
+      const r$ = r.outputs$;
       const show = (o: ReflectorOutput<Pod>): string =>
         o.type === 'events'
           ? `rv ${o.resourceVersions.join(',')}`
@@ -115,6 +119,7 @@ describe('reflect: one output per subscription', () => {
     });
     expect(first).toEqual(['listing', 'rv 10', 'watching', 'rv 11']);
     expect(second).toEqual(['listing', 'rv 10', 'watching', 'rv 11', 'rv 12']);
+    expect(sideChannels).toEqual(['idle']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
+import { ConfigError } from '../../lib/configError.js';
 import { bucketRateLimiter } from '../../lib/workqueue/bucketRateLimiter.js';
 import { defaultControllerRateLimiter } from '../../lib/workqueue/defaultControllerRateLimiter.js';
 import { itemExponentialFailureRateLimiter } from '../../lib/workqueue/itemExponentialFailureRateLimiter.js';
@@ -7,16 +8,15 @@ import { itemFastSlowRateLimiter } from '../../lib/workqueue/itemFastSlowRateLim
 import { maxOfRateLimiter } from '../../lib/workqueue/maxOfRateLimiter.js';
 import type { RateLimiter } from '../../lib/workqueue/rateLimiter.js';
 import { workQueue } from '../../lib/workqueue/workQueue.js';
-import { RateLimiterConfigError } from '../../lib/workqueue/workQueueError.js';
 import { worker } from './support.js';
 
 describe('rate limiters', () => {
-  it('options a limiter cannot work with are a RateLimiterConfigError when it is made', () => {
-    expect(() => bucketRateLimiter({ qps: 0 })).toThrow(RateLimiterConfigError);
+  it('options a limiter cannot work with are a ConfigError when it is made', () => {
+    expect(() => bucketRateLimiter({ qps: 0 })).toThrow(ConfigError);
     expect(() => bucketRateLimiter({ qps: -1 })).toThrow(/qps must be a number above 0 .*got -1/);
     expect(() => bucketRateLimiter({ burst: 0 })).toThrow(/burst must be a number >= 1, got 0/);
     expect(() => itemExponentialFailureRateLimiter({ baseMs: Number.NaN })).toThrow(/baseMs must be a number >= 0, got NaN/);
-    expect(() => itemExponentialFailureRateLimiter({ maxMs: -5 })).toThrow(RateLimiterConfigError);
+    expect(() => itemExponentialFailureRateLimiter({ maxMs: -5 })).toThrow(ConfigError);
     expect(() => itemFastSlowRateLimiter({ fastMs: 5, slowMs: '10' as unknown as number, maxFastAttempts: 3 })).toThrow(/slowMs must be a number >= 0, got "10"/);
     expect(bucketRateLimiter({ qps: 0.5, burst: 1 }).when('a', 0)).toBe(0); // the edges are fine
     expect(itemExponentialFailureRateLimiter({ baseMs: 0, maxMs: 0 }).when('a', 0)).toBe(0);

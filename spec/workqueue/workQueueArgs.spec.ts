@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
+import { ConfigError } from '../../lib/configError.js';
 import { bucketRateLimiter } from '../../lib/workqueue/bucketRateLimiter.js';
 import { itemExponentialFailureRateLimiter } from '../../lib/workqueue/itemExponentialFailureRateLimiter.js';
 import { maxOfRateLimiter } from '../../lib/workqueue/maxOfRateLimiter.js';
@@ -10,7 +11,6 @@ import {
   InvalidPriorityError,
   NotInFlightError,
   QueueShutDownError,
-  RateLimiterConfigError,
 } from '../../lib/workqueue/workQueueError.js';
 import type { WorkQueueMetricEvent } from '../../lib/workqueue/workQueueMetrics.js';
 
@@ -97,10 +97,10 @@ describe('workQueue arguments (bad ones are typed errors and add nothing)', () =
     expect(() => q.add(key, { priority: Object.create(null) as number })).toThrow(InvalidPriorityError);
     q.shutDown();
     expect(() => q.add(key)).toThrow(QueueShutDownError);
-    expect(() => bucketRateLimiter({ qps: Object.create(null) as number })).toThrow(RateLimiterConfigError);
+    expect(() => bucketRateLimiter({ qps: Object.create(null) as number })).toThrow(ConfigError);
   });
 
-  it('null options are the defaults (add, addAfter, addRateLimited, workQueue, the limiters); maxOfRateLimiter(null) is a RateLimiterConfigError', () => {
+  it('null options are the defaults (add, addAfter, addRateLimited, workQueue, the limiters); maxOfRateLimiter(null) is a ConfigError', () => {
     const q = workQueue<string>(null);
     q.add('a', null);
     q.addRateLimited('b', null); // default limiter: the first retry of b waits 5 ms
@@ -116,7 +116,7 @@ describe('workQueue arguments (bad ones are typed errors and add nothing)', () =
     expect(() => maxOfRateLimiter<string>(null as unknown as RateLimiter<string>)).toThrow(
       /maxOfRateLimiter: limiters\[0\] must be a rate limiter \(an object with when, forget and numRequeues functions\), got null/,
     );
-    expect(() => workQueue<string>({ rateLimiter: {} as RateLimiter<string> })).toThrow(RateLimiterConfigError);
+    expect(() => workQueue<string>({ rateLimiter: {} as RateLimiter<string> })).toThrow(ConfigError);
     q.shutDown();
   });
 });

@@ -3,7 +3,7 @@
 import { DestroyRef, Injectable, InjectionToken, inject } from '@angular/core';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { auditTime, distinctUntilChanged, map, type Observable } from 'rxjs';
-import { fetchTransport, lister, listed, sharedInformerFactory, type SharedInformer, type Store } from 'rxkube';
+import { fetchTransport, lister, listed, sharedInformerFactory, type Informer, type Store } from 'rxkube';
 
 /** Where the app reaches the Kubernetes API, and how long a watch may stay silent. */
 export interface KubeApiConfig {
@@ -55,7 +55,7 @@ export class PodsService {
       },
     },
   });
-  private readonly pods: SharedInformer<Pod> = this.factory.pods();
+  private readonly pods: Informer<Pod> = this.factory.pods();
 
   /** Every store snapshot: the current one first (replayed to each subscriber), then one per change. */
   readonly store$: Observable<Store<Pod>> = this.pods.store$;

@@ -105,13 +105,14 @@ export class FieldManager {
    * `previous` to `status` (nothing else changes): what `recordUpdate` gives for the whole objects,
    * from the stored entries `live` (a valid entry list), computed on the status alone
    * (statusWrite.ts's fast path); and whether the write changes any field at all (if not, it may
-   * still reorder a list). `requestRv` is the resourceVersion the request sent (the general path
-   * compares it too).
+   * still reorder a list).
    */
-  statusUpdateEntries(type: ResourceType, live: ReadonlyArray<ManagedFieldsEntry>, storedRv: string, requestRv: unknown, previous: unknown, status: unknown, manager: string): StatusUpdate {
+  statusUpdateEntries(type: ResourceType, live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown, status: unknown, manager: string): StatusUpdate {
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, subresource: 'status' };
-    const before: JsonObject = { metadata: { resourceVersion: storedRv }, status: previous as JsonObject };
-    const after: JsonObject = { metadata: { resourceVersion: requestRv as string }, status: status as JsonObject };
+    // Only the status differs between the stored object and the written one (the rest is kept,
+    // resourceVersion and managedFields are never owned): the statuses alone are compared.
+    const before: JsonObject = { status: previous as JsonObject };
+    const after: JsonObject = { status: status as JsonObject };
     const scope = this.scope(type);
     const update = updatedFields(before, after, writer, scope);
     return { entries: entriesAfterUpdate(live, update, writer, scope), fieldsChanged: !changesNothing(update) };

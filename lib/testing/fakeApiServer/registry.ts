@@ -101,8 +101,17 @@ export class Registry {
   private readonly fields: FieldManager;
 
   private timestamp(): string {
-    return new Date(Math.floor(this.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    // Whole seconds (RFC 3339, as kube's metav1.Time): formatted once per second, not per write.
+    const second = Math.floor(this.now() / 1000);
+    if (second !== this.lastSecond) {
+      this.lastSecond = second;
+      this.lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+    }
+    return this.lastTimestamp;
   }
+
+  private lastSecond = Number.NaN;
+  private lastTimestamp = '';
 
   get(type: ResourceType, namespace: string, name: string): StoredObject {
     const s = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
@@ -189,9 +198,8 @@ export class Registry {
       // Only the status and the writer's managedFields change: spliced into the stored JSON, only
       // the status and managedFields parsed (statusWrite.ts); undefined: the general path below.
       // (A custom resource with a schema takes the general path: its status is validated.)
-      const rv = meta.resourceVersion;
       const manager = owner.manager;
-      const build = replaceStatus(type, old, obj.status, (live, previous) => this.fields.statusUpdateEntries(type, live, String(old.rv), rv, previous, obj.status, manager));
+      const build = replaceStatus(type, old, obj.status, (live, previous) => this.fields.statusUpdateEntries(type, live, previous, obj.status, manager));
       if (build) return this.storage.putBuilt(type, build);
     }
     const prevMeta = old.system;

@@ -6,6 +6,7 @@ import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
 import { SnapshotReaders } from './snapshotReaders.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
+import { expectEqual, expectSame } from '../support/expectEqual.js';
 
 // A store whose only index is the namespace index (an informer's default) takes the informer's
 // batches (`batchInPlace`) into a working set (a Map) and builds a snapshot only when one is asked
@@ -65,14 +66,14 @@ describe('storeWriter: the working set of a store with only the namespace index'
               const key = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
               const [ns, name] = key.split('/');
               if (rnd() < 0.25) {
-                expect(m.deleteByKey(key)).toBe(model.get(key));
+                expectSame(m.deleteByKey(key), model.get(key));
                 model.delete(key);
               } else {
                 const p = pod(ns!, name!, `${step}.${i}`);
-                expect(m.upsert(p)).toBe(model.get(key));
+                expectSame(m.upsert(p), model.get(key));
                 model.set(key, p);
               }
-              expect(m.size).toBe(model.size);
+              expectSame(m.size, model.size);
             }
             if (rnd() < 0.8) m.setResourceVersion((rv = String(step)));
           });
@@ -89,10 +90,10 @@ describe('storeWriter: the working set of a store with only the namespace index'
         else if (r < 0.95 && readers.subscribed) readers.leave();
         else readers.takeNext();
         const probe = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
-        expect(writer.peekByKey(probe)).toBe(model.get(probe)); // read without a snapshot
+        expectSame(writer.peekByKey(probe), model.get(probe)); // read without a snapshot
         const [ns, name] = probe.split('/');
-        expect(writer.peekByObject(pod(ns!, name!, '0'))).toBe(model.get(probe)); // by the object's key
-        expect(contents(writer.peek())).toEqual(expected(model, rv));
+        expectSame(writer.peekByObject(pod(ns!, name!, '0')), model.get(probe)); // by the object's key
+        expectEqual(contents(writer.peek()), expected(model, rv));
       }
       readers.expectUnchanged();
     }

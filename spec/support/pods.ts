@@ -52,10 +52,10 @@ export function listedPod<M extends Partial<ObjectMeta> = Record<never, never>>(
   name: string,
   resourceVersion: string,
   metadata?: M,
-): ListedPod<M> {
+): ListedPod<NoInfer<M>> {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: 'ns', resourceVersion, ...metadata } as ListedPod<M>['metadata'],
+    metadata: { name, namespace: 'ns', resourceVersion, ...metadata } as ListedPod<NoInfer<M>>['metadata'],
   };
 }

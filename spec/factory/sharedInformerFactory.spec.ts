@@ -3,12 +3,7 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { firstValueFrom, filter } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
-import {
-  sharedInformerFactory,
-  type SharedInformerFactory,
-} from '../../lib/factory/sharedInformerFactory.js';
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import type { Resource } from '../../lib/listwatch/resource.js';
+import { builtInResources, sharedInformerFactory, type Resource, type SharedInformerFactory } from '../../lib/index.js';
 import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const configMap = (namespace: string, name: string): V1ConfigMap => ({

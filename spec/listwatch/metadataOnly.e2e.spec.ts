@@ -4,12 +4,17 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, toArray, take } from 'rxjs';
 import '../../lib/transport/clientNode.js';
-import { transportFor } from '../../lib/transport/kubeConfigTransport.js';
-import type { Transport } from '../../lib/transport/transport.js';
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import { sharedInformerFactory, type SharedInformerFactory } from '../../lib/factory/sharedInformerFactory.js';
-import { metadataAccept, metadataListWatch } from '../../lib/listwatch/metadataListWatch.js';
-import { controller, type Controller } from '../../lib/controller/controller.js';
+import {
+  builtInResources,
+  controller,
+  metadataAccept,
+  metadataListWatch,
+  sharedInformerFactory,
+  transportFor,
+  type Controller,
+  type SharedInformerFactory,
+  type Transport,
+} from '../../lib/index.js';
 import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { waitFor } from '../support/waitFor.js';
 

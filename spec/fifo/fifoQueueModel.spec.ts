@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { createFifoQueue } from '../../lib/fifo/createFifoQueue.js';
 import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { DeltaType } from '../../lib/fifo/delta.js';

@@ -2,13 +2,16 @@
 // fake API server on 127.0.0.1. Waits are bounded polls on state (never sleep-then-assert).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
-import { informer, type Informer } from '../../lib/informer/informer.js';
-import type { Notification } from '../../lib/informer/notification.js';
-import { listWatch } from '../../lib/listwatch/createListWatch.js';
-import { ReflectorError } from '../../lib/reflector/reflectorError.js';
-import type { RxkubeError } from '../../lib/errors.js';
+import {
+  builtInResources,
+  DeletedFinalStateUnknown,
+  informer,
+  listWatch,
+  ReflectorError,
+  type Informer,
+  type Notification,
+  type RxkubeError,
+} from '../../lib/index.js';
 import { podFixture, recordNotifications, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { waitFor } from '../support/waitFor.js';
 

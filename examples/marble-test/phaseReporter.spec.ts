@@ -5,15 +5,11 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { asyncScheduler, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { informer, type WatchEvent } from 'rxkube';
-import { fakeListWatch, listPage } from 'rxkube/testing';
+import { fakeListWatch, listPage, podFixture } from 'rxkube/testing';
 import { phaseReporter } from './phaseReporter.js';
 
-const pod = (name: string, rv: string, phase: string, labels?: Record<string, string>): V1Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'shop', resourceVersion: rv, ...(labels ? { labels } : {}) },
-  status: { phase },
-});
+const pod = (name: string, rv: string, phase: string, labels?: Record<string, string>): V1Pod =>
+  podFixture({ name, namespace: 'shop', resourceVersion: rv, phase, labels });
 const modified = (object: V1Pod): WatchEvent<V1Pod> => ({ type: 'MODIFIED', object });
 const added = (object: V1Pod): WatchEvent<V1Pod> => ({ type: 'ADDED', object });
 const deleted = (object: V1Pod): WatchEvent<V1Pod> => ({ type: 'DELETED', object });

@@ -6,6 +6,60 @@ import type { FakeApiServer, Stored } from './fakeApiServer/server.js';
 // the chain (plus `pod-template-hash`), and ownerReferences with the owner's uid, controller: true.
 
 /**
+ * Options of {@link podFixture}. Fields left out are left out of the Pod (no empty `labels`).
+ *
+ * @example
+ * ```ts
+ * const options: PodFixtureOptions = { name: 'web-0', namespace: 'shop', labels: { app: 'web' }, nodeName: 'node-1' };
+ * ```
+ */
+export interface PodFixtureOptions {
+  readonly name: string;
+  /** Default `default`. */
+  readonly namespace?: string;
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Set it where no server assigns one, e.g. in a scripted list or watch. */
+  readonly resourceVersion?: string;
+  readonly uid?: string;
+  readonly ownerReferences?: ReadonlyArray<V1OwnerReference>;
+  /** `spec.nodeName`: the pod as scheduled. */
+  readonly nodeName?: string;
+  /** The image of its one container (named `c`); default `nginx`. */
+  readonly image?: string;
+  /** `status.phase`, e.g. `Running`. A plain create on the fake server drops the status (use `withStatus`). */
+  readonly phase?: string;
+}
+
+/**
+ * A Pod that passes the fake server's validation: apiVersion, kind, name, namespace and one
+ * container, plus what `options` adds. For a test's own objects, where a Deployment chain
+ * ({@link createDeploymentChain}) would be more than the test needs.
+ *
+ * @example
+ * ```ts
+ * api.create('pods', podFixture({ name: 'web-0', namespace: 'shop', labels: { app: 'web' } }));
+ * const listed = podFixture({ name: 'web-0', resourceVersion: '7', phase: 'Pending' }); // for a fakeListWatch page
+ * ```
+ */
+export function podFixture(options: PodFixtureOptions): V1Pod {
+  const { name, namespace = 'default', labels, resourceVersion, uid, ownerReferences, nodeName, image = 'nginx', phase } = options;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace,
+      ...(labels ? { labels: { ...labels } } : {}),
+      ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+      ...(uid !== undefined ? { uid } : {}),
+      ...(ownerReferences ? { ownerReferences: [...ownerReferences] } : {}),
+    },
+    spec: { ...(nodeName !== undefined ? { nodeName } : {}), containers: [{ name: 'c', image }] },
+    ...(phase !== undefined ? { status: { phase } } : {}),
+  };
+}
+
+/**
  * Options of {@link deploymentFixture} and {@link createDeploymentChain}.
  *
  * @example

@@ -47,6 +47,8 @@ export {
   controllerRef,
   createDeploymentChain,
   type DeploymentChainOptions,
+  podFixture,
+  type PodFixtureOptions,
 } from './fixtures.js';
 export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';
 export { neverEstablishAnnotation } from './fakeApiServer/crdEstablisher.js';

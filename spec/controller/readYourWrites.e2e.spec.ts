@@ -13,14 +13,7 @@ import { compareResourceVersions } from '../../lib/meta/compareResourceVersions.
 import { finalizer } from '../../lib/write/finalizer.js';
 import { jsonPatch } from '../../lib/write/jsonPatch.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { waitFor } from '../support/waitFor.js';
 
 const configMap = (name: string): V1ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: '0' } });
 const fast = { random: () => 0, backoff: { initialMs: 5, capMs: 50, jitter: 0 } };

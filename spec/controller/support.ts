@@ -9,6 +9,7 @@ import type { OwnerReference } from '../../lib/meta/kubeObject.js';
 import { fakeListWatch, listPage } from '../../lib/testing/marbles.js';
 import type { ReconcileContext, ReconcileResult } from '../../lib/controller/reconciler.js';
 import { HeldKeys } from '../workqueue/support.js';
+import { listedPod } from '../support/pods.js';
 
 export { HeldKeys };
 
@@ -43,11 +44,8 @@ export const ownerRef = (name: string, controller = true, kind = 'Deployment', a
   controller,
 });
 
-export const pod = (name: string, rv: string, owners: OwnerReference[] = []): Obj => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: rv, ownerReferences: owners },
-});
+export const pod = (name: string, rv: string, owners: OwnerReference[] = []): Obj =>
+  listedPod(name, rv, { uid: `uid-${name}`, ownerReferences: owners });
 
 export const modified = (object: Obj): WatchEvent<Obj> => ({ type: 'MODIFIED', object });
 export const added = (object: Obj): WatchEvent<Obj> => ({ type: 'ADDED', object });

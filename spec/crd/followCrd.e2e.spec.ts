@@ -10,6 +10,7 @@ import { controller, type Controller } from '../../lib/controller/controller.js'
 import { watch } from '../../lib/controller/triggerSource.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { neverEstablishAnnotation, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor } from '../support/waitFor.js';
 
 interface Widget extends KubeObject {
   spec?: { size?: number };
@@ -30,14 +31,6 @@ const crd = (versions: Array<{ name: string; served: boolean; storage: boolean }
   },
 });
 const widget = (name: string): Widget => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { namespace: 'ns', name }, spec: { size: 1 } });
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 let api: FakeApiServer;
 let factory: SharedInformerFactory | undefined;

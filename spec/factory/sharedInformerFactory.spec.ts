@@ -1,27 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { V1ConfigMap, V1Pod } from '@kubernetes/client-node';
+import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { firstValueFrom, filter } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
-import {
-  sharedInformerFactory,
-  type SharedInformerFactory,
-} from '../../lib/factory/sharedInformerFactory.js';
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import type { Resource } from '../../lib/listwatch/resource.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { builtInResources, sharedInformerFactory, type Resource, type SharedInformerFactory } from '../../lib/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
-const pod = (
-  namespace: string,
-  name: string,
-  labels: Record<string, string> = {},
-  nodeName = 'node-1',
-): V1Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { namespace, name, labels },
-  spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }] },
-});
 const configMap = (namespace: string, name: string): V1ConfigMap => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -36,9 +20,9 @@ let factory: SharedInformerFactory | undefined;
 
 beforeEach(async () => {
   api = await startFakeApiServer();
-  api.create('pods', pod('shop', 'web-0', { app: 'web' }));
-  api.create('pods', pod('shop', 'db-0', { app: 'db' }, 'node-2'));
-  api.create('pods', pod('blog', 'web-0', { app: 'web' }));
+  api.create('pods', podFixture({ namespace: 'shop', name: 'web-0', labels: { app: 'web' }, nodeName: 'node-1' }));
+  api.create('pods', podFixture({ namespace: 'shop', name: 'db-0', labels: { app: 'db' }, nodeName: 'node-2' }));
+  api.create('pods', podFixture({ namespace: 'blog', name: 'web-0', labels: { app: 'web' }, nodeName: 'node-1' }));
   api.create('configmaps', configMap('shop', 'settings'));
 });
 
@@ -163,8 +147,8 @@ describe('sharedInformerFactory', () => {
     expect(names(pods.list())).toEqual(['shop/db-0', 'shop/web-0']);
     for (const r of [...requestsOf('pods', 'list'), ...requestsOf('pods', 'watch')])
       expect(r.namespace).toBe('shop');
-    api.create('pods', pod('blog', 'web-1', { app: 'web' }));
-    api.create('pods', pod('shop', 'web-1', { app: 'web' }));
+    api.create('pods', podFixture({ namespace: 'blog', name: 'web-1', labels: { app: 'web' }, nodeName: 'node-1' }));
+    api.create('pods', podFixture({ namespace: 'shop', name: 'web-1', labels: { app: 'web' }, nodeName: 'node-1' }));
     await firstValueFrom(pods.store$.pipe(filter((s) => s.size === 3)));
     expect(names(pods.list())).toEqual(['shop/db-0', 'shop/web-0', 'shop/web-1']);
   });

@@ -1,10 +1,11 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, it } from '@jest/globals';
 import { createFifoQueue } from '../../lib/fifo/createFifoQueue.js';
 import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
 import type { DeltaType } from '../../lib/fifo/delta.js';
 import type { FifoMode, FifoQueue } from '../../lib/fifo/fifoQueue.js';
 import { keyFunc, obj, TestStore, type TestObj } from './fixtures.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
+import { expectEqual } from '../support/expectEqual.js';
 
 type Obj = TestObj | DeletedFinalStateUnknown<TestObj>;
 interface RefDelta {
@@ -231,7 +232,7 @@ describe.each<FifoMode>(['coalescing', 'ordered'])(
           realLog.push({ step, hasSynced: real.hasSynced, length: real.length });
           refLog.push({ step, hasSynced: ref.hasSynced, length: ref.length });
         }
-        expect({ seed, log: realLog }).toEqual({ seed, log: refLog });
+        expectEqual({ seed, log: realLog }, { seed, log: refLog });
       }
     });
   },

@@ -2,14 +2,17 @@
 // fake API server on 127.0.0.1. Waits are bounded polls on state (never sleep-then-assert).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import { DeletedFinalStateUnknown } from '../../lib/meta/deletedFinalStateUnknown.js';
-import { informer, type Informer } from '../../lib/informer/informer.js';
-import type { Notification } from '../../lib/informer/notification.js';
-import { listWatch } from '../../lib/listwatch/createListWatch.js';
-import { ReflectorError } from '../../lib/reflector/reflectorError.js';
-import type { RxkubeError } from '../../lib/errors.js';
-import { recordNotifications, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import {
+  builtInResources,
+  DeletedFinalStateUnknown,
+  informer,
+  listWatch,
+  ReflectorError,
+  type Informer,
+  type Notification,
+  type RxkubeError,
+} from '../../lib/index.js';
+import { podFixture, recordNotifications, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { waitFor } from '../support/waitFor.js';
 
 interface Pod {
@@ -18,12 +21,6 @@ interface Pod {
   metadata: { name: string; namespace: string; resourceVersion?: string; labels?: Record<string, string> };
   spec?: { containers: Array<{ name: string; image: string }> };
 }
-const pod = (name: string, labels: Record<string, string> = {}): Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default', labels },
-  spec: { containers: [{ name: 'c', image: 'nginx' }] },
-});
 const fastReflector = {
   random: () => 0,
   backoff: { initialMs: 5, capMs: 50, jitter: 0 },
@@ -65,8 +62,8 @@ const listRequests = () => api.requests.filter((r) => r.resource === 'pods' && r
 
 describe('informer end to end (fake API server on loopback)', () => {
   it('I6: watch disruption: after the relist a handler without resync has seen pod2 and pod3 change, one with resync pod1 too', async () => {
-    api.create('pods', pod('pod1'));
-    api.create('pods', pod('pod2'));
+    api.create('pods', podFixture({ name: 'pod1' }));
+    api.create('pods', podFixture({ name: 'pod2' }));
     inf = newInformer({ resyncPeriod: 1000 });
     const noResync = recordNotifications(inf, { resyncPeriod: 0 });
     const withResync = recordNotifications(inf, { resyncPeriod: 1000 });
@@ -82,7 +79,7 @@ describe('informer end to end (fake API server on loopback)', () => {
 
     // The watch loses the add of pod3 and a modify of pod2; then the server resets it.
     api.faults.dropEvents(2);
-    api.create('pods', pod('pod3'));
+    api.create('pods', podFixture({ name: 'pod3' }));
     api.patch('pods', 'default', 'pod2', { metadata: { labels: { bumped: 'true' } } }, 'merge');
     api.faults.stopDroppingEvents();
     noResync.clear();
@@ -112,7 +109,7 @@ describe('informer end to end (fake API server on loopback)', () => {
   });
 
   it('I8: a list error reaches errors$ before the informer recovers and syncs', async () => {
-    api.create('pods', pod('a'));
+    api.create('pods', podFixture({ name: 'a' }));
     api.faults.failNext(1, { code: 403, verb: 'list', message: 'pods is forbidden: User cannot list pods' });
     const fromErrors: RxkubeError[] = [];
     inf = newInformer();
@@ -130,7 +127,7 @@ describe('informer end to end (fake API server on loopback)', () => {
   });
 
   it('I8: a watch error (500 ERROR event) is reported and the informer relists', async () => {
-    api.create('pods', pod('a'));
+    api.create('pods', podFixture({ name: 'a' }));
     inf = newInformer();
     const errors: RxkubeError[] = [];
     inf.errors$.subscribe((e) => errors.push(e));
@@ -145,7 +142,7 @@ describe('informer end to end (fake API server on loopback)', () => {
   });
 
   it("I12: relist after 410 with store {p1, p2, p3} and list [p1', p2', p4]: delete p3, update p1, update p2, add p4", async () => {
-    for (const n of ['p1', 'p2', 'p3']) api.create('pods', pod(n));
+    for (const n of ['p1', 'p2', 'p3']) api.create('pods', podFixture({ name: n }));
     inf = newInformer();
     const rec = recordNotifications(inf);
     inf.start();
@@ -156,7 +153,7 @@ describe('informer end to end (fake API server on loopback)', () => {
     api.patch('pods', 'default', 'p1', { metadata: { labels: { v: '2' } } }, 'merge');
     api.patch('pods', 'default', 'p2', { metadata: { labels: { v: '2' } } }, 'merge');
     api.delete('pods', 'default', 'p3');
-    api.create('pods', pod('p4'));
+    api.create('pods', podFixture({ name: 'p4' }));
     api.faults.stopDroppingEvents();
     api.faults.sendWatchError({ code: 410 });
     await waitFor(() => rec.notifications.length >= 4, 'the relist notifications');
@@ -174,7 +171,7 @@ describe('informer end to end (fake API server on loopback)', () => {
   });
 
   it('watch-list: with watchList the informer syncs from one streaming watch (no list), and waitForCacheSync resolves true', async () => {
-    for (const n of ['a', 'b', 'c']) api.create('pods', pod(n));
+    for (const n of ['a', 'b', 'c']) api.create('pods', podFixture({ name: n }));
     inf = newInformer({ watchList: true });
     const rec = recordNotifications(inf);
     inf.start();
@@ -188,7 +185,7 @@ describe('informer end to end (fake API server on loopback)', () => {
     const watches = api.requests.filter((r) => r.resource === 'pods' && r.verb === 'watch');
     expect(watches[0]?.query['sendInitialEvents']).toBe('true');
     expect(listRequests()).toBe(0);
-    api.create('pods', pod('d'));
+    api.create('pods', podFixture({ name: 'd' }));
     await waitFor(() => rec.notifications.length === 4, 'the add of d');
     expect(sameState(storeState(inf), serverState(api))).toBe(true);
   });

@@ -4,6 +4,7 @@ import { asyncScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { Informer, InformerOptions } from '../../lib/informer/informer.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
+import { listedPod } from '../support/pods.js';
 
 export interface Pod {
   apiVersion?: string;
@@ -18,12 +19,7 @@ export interface Pod {
   spec?: { nodeName?: string };
 }
 
-export const pod = (name: string, rv: string, extra: Partial<Pod> = {}): Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'ns', resourceVersion: rv },
-  ...extra,
-});
+export const pod = (name: string, rv: string, extra: Partial<Pod> = {}): Pod => ({ ...listedPod(name, rv), ...extra });
 
 export const added = (object: Pod): WatchEvent<Pod> => ({ type: 'ADDED', object });
 export const modified = (object: Pod): WatchEvent<Pod> => ({ type: 'MODIFIED', object });

@@ -1,23 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
-import { lister } from '../../lib/lister/lister.js';
-import { createStore, type Store } from '../../lib/store/store.js';
-import { NamespaceIndex } from '../../lib/store/indexers.js';
-import { parseLabelSelector } from '../../lib/labels/parseLabelSelector.js';
-import { LabelSelectorParseError } from '../../lib/labels/labelSelectorParseError.js';
-
-const pod = (namespace: string, name: string, labels?: Record<string, string>): V1Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { namespace, name, ...(labels ? { labels } : {}) },
-});
+import { createStore, LabelSelectorParseError, lister, NamespaceIndex, parseLabelSelector, type Store } from '../../lib/index.js';
+import { podFixture } from '../../lib/testing/index.js';
 
 const pods = [
-  pod('shop', 'web-0', { app: 'web', env: 'prod', tier: 'frontend' }),
-  pod('shop', 'web-1', { app: 'web', env: 'staging' }),
-  pod('shop', 'db-0', { app: 'db', env: 'prod' }),
-  pod('blog', 'web-0', { app: 'web', env: 'dev' }),
-  pod('blog', 'bare'),
+  podFixture({ namespace: 'shop', name: 'web-0', labels: { app: 'web', env: 'prod', tier: 'frontend' } }),
+  podFixture({ namespace: 'shop', name: 'web-1', labels: { app: 'web', env: 'staging' } }),
+  podFixture({ namespace: 'shop', name: 'db-0', labels: { app: 'db', env: 'prod' } }),
+  podFixture({ namespace: 'blog', name: 'web-0', labels: { app: 'web', env: 'dev' } }),
+  podFixture({ namespace: 'blog', name: 'bare' }),
 ];
 const names = (objs: ReadonlyArray<V1Pod>) =>
   objs.map((p) => `${p.metadata!.namespace}/${p.metadata!.name}`).sort();

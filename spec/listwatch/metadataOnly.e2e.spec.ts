@@ -4,33 +4,19 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, toArray, take } from 'rxjs';
 import '../../lib/transport/clientNode.js';
-import { transportFor } from '../../lib/transport/kubeConfigTransport.js';
-import type { Transport } from '../../lib/transport/transport.js';
-import { builtInResources } from '../../lib/factory/builtInResources.js';
-import { sharedInformerFactory, type SharedInformerFactory } from '../../lib/factory/sharedInformerFactory.js';
-import { metadataAccept, metadataListWatch } from '../../lib/listwatch/metadataListWatch.js';
-import { controller, type Controller } from '../../lib/controller/controller.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const pod = (name: string, labels: Record<string, string> = {}, owner?: { uid: string; name: string }) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: {
-    namespace: 'ns',
-    name,
-    labels,
-    ...(owner ? { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: owner.name, uid: owner.uid, controller: true }] } : {}),
-  },
-  spec: { nodeName: 'node-1', containers: [{ name: 'c', image: 'nginx' }] },
-});
+import {
+  builtInResources,
+  controller,
+  metadataAccept,
+  metadataListWatch,
+  sharedInformerFactory,
+  transportFor,
+  type Controller,
+  type SharedInformerFactory,
+  type Transport,
+} from '../../lib/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor } from '../support/waitFor.js';
 
 let api: FakeApiServer;
 let factory: SharedInformerFactory | undefined;
@@ -38,8 +24,8 @@ let ctl: Controller | undefined;
 
 beforeEach(async () => {
   api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
-  api.create('pods', pod('a', { app: 'web' }));
-  api.create('pods', pod('b', { app: 'db' }));
+  api.create('pods', podFixture({ namespace: 'ns', name: 'a', labels: { app: 'web' }, nodeName: 'node-1' }));
+  api.create('pods', podFixture({ namespace: 'ns', name: 'b', labels: { app: 'db' }, nodeName: 'node-1' }));
 });
 
 afterEach(async () => {
@@ -177,7 +163,8 @@ describe('metadata-only informers', () => {
 
   it("a controller owns a metadata-only informer: a change of an owned pod reconciles its owner", async () => {
     const owner = api.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: 'ns', name: 'owner' } });
-    api.create('pods', pod('owned', { app: 'x' }, { uid: owner.metadata.uid ?? '', name: 'owner' }));
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: owner.metadata.uid ?? '', controller: true }];
+    api.create('pods', podFixture({ namespace: 'ns', name: 'owned', labels: { app: 'x' }, ownerReferences, nodeName: 'node-1' }));
     factory = sharedInformerFactory(api.kubeConfig(), { logger: false });
     const reconciled: string[] = [];
     ctl = controller({

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ConvergenceResult } from './convergenceScenario.js';
@@ -67,14 +67,25 @@ function expectConverged(run: ConvergenceResult): void {
 }
 
 describe('reflector convergence under faults (seeded, 20k changes)', () => {
+  // Both scenarios start together and each test awaits its own: a scenario spends most of its ~19 s
+  // waiting (the quiet after each stall, until the reflector finds the dead watch; the turns that let
+  // the client read), not computing, so two side by side take little longer than one. Same seeds,
+  // same changes, same assertions.
+  let runs: Record<'coalescing' | 'ordered', Promise<ConvergenceResult>>;
+  beforeAll(() => {
+    runs = { coalescing: runScenario(20260, 20_000, 'coalescing'), ordered: runScenario(7, 20_000, 'ordered') };
+    // Each is awaited by its test; a failure is reported there, not as an unhandled rejection.
+    for (const run of Object.values(runs)) run.catch(() => undefined);
+  });
+
   it('R4, R5, R6, R11, R12: the store fed by reflector -> deltaFifo (coalescing) equals the server exactly', async () => {
-    const run = await runScenario(20260, 20_000, 'coalescing');
+    const run = await runs.coalescing;
     report('coalescing', run);
     expectConverged(run);
   }, 60_000);
 
   it('R4, R5, R6, R11, R12: the same with the ordered FIFO (RealFIFO), another seed', async () => {
-    const run = await runScenario(7, 20_000, 'ordered');
+    const run = await runs.ordered;
     report('ordered', run);
     expectConverged(run);
   }, 60_000);

@@ -3,6 +3,7 @@ import { ApiStatusError, type Status } from '../../lib/errors.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from '../../lib/listwatch/listWatch.js';
 import type { WatchEvent } from '../../lib/listwatch/watchEvent.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
+import { listedPod } from '../support/pods.js';
 
 /** A request the scripted ListWatch received, and when (scheduler time). */
 export type Call =
@@ -45,12 +46,7 @@ export interface Pod extends KubeObject {
   readonly spec?: { readonly v?: number };
 }
 
-export const pod = (name: string, rv: string, v = 0): Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'ns', resourceVersion: rv },
-  spec: { v },
-});
+export const pod = (name: string, rv: string, v = 0): Pod => ({ ...listedPod(name, rv), spec: { v } });
 
 export const page = (items: Pod[], resourceVersion: string, cont = ''): ListPage<Pod> => ({
   items,

@@ -15,15 +15,8 @@ import { shardAssignment, type ShardAssignment } from '../../lib/sharding/shardA
 import type { InformerRuns } from '../../lib/runs/informerRuns.js';
 import { transportFor } from '../../lib/transport/kubeConfigTransport.js';
 import type { Transport } from '../../lib/transport/transport.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { waitFor } from '../support/waitFor.js';
 
 describe('shard ranges', () => {
   it('fnv1a64 is the 64-bit FNV-1a of the UTF-8 bytes', () => {
@@ -65,7 +58,7 @@ afterEach(async () => {
   api = undefined;
 });
 
-const pod = (i: number) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: `p${i}` }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+const pod = (i: number) => podFixture({ namespace: 'ns', name: `p${i}` });
 
 /** Three replicas, each a sharded informer of its range, counting the bytes they receive. */
 async function threeReplicas(server: FakeApiServer, logged: string[]) {

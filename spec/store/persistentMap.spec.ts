@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { hashString, newOwner, PersistentMap } from '../../lib/store/persistentMap.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
+import { expectEqual } from '../support/expectEqual.js';
 
 /** A seeded float source (rxkube/testing's mulberry32), so every run does the same operations. */
 const prng = (seed: number): (() => number) => seededRandom(seed).next;
@@ -44,14 +45,14 @@ describe('PersistentMap (HAMT)', () => {
       if (map.get(key) !== model.get(key)) mismatches++;
       if (op % 2000 === 1999) {
         expect(map.size).toBe(model.size);
-        expect(contents(map)).toEqual(sorted(model));
+        expectEqual(contents(map), sorted(model));
         versions.push({ map, expected: sorted(model) });
       }
     }
     expect(mismatches).toBe(0);
     for (const v of versions) {
       expect(v.map.size).toBe(v.expected.length);
-      expect(contents(v.map)).toEqual(v.expected);
+      expectEqual(contents(v.map), v.expected);
     }
   });
 
@@ -75,8 +76,8 @@ describe('PersistentMap (HAMT)', () => {
         }
       }
       expect(map.size).toBe(model.size);
-      expect(contents(map)).toEqual(sorted(model));
-      expect(contents(before)).toEqual(beforeContents);
+      expectEqual(contents(map), sorted(model));
+      expectEqual(contents(before), beforeContents);
       expect(before.size).toBe(beforeContents.length);
     }
   });

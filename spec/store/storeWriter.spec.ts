@@ -6,15 +6,7 @@ import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import { IndexConflictError, StoreWriteError } from '../../lib/store/indexErrors.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter } from '../../lib/store/storeWriter.js';
-
-function pod(
-  namespace: string,
-  name: string,
-  nodeName = 'n1',
-  rv = '1',
-): KubeObject & { spec: { nodeName: string } } {
-  return { metadata: { namespace, name, resourceVersion: rv }, spec: { nodeName } };
-}
+import { podOnNode } from '../support/pods.js';
 
 const byNode = (p: KubeObject) => [(p as { spec: { nodeName: string } }).spec.nodeName];
 const keys = (s: Store<KubeObject>) => [...s.listKeys()].sort().join(',');
@@ -24,11 +16,11 @@ describe('storeWriter', () => {
     const writer = storeWriter();
     const early: string[] = [];
     const sub1 = writer.store$.subscribe((s) => early.push(`${keys(s)}@${s.resourceVersion ?? '-'}`));
-    writer.replace([pod('ns', 'a'), pod('ns', 'b')], '10');
+    writer.replace([podOnNode('ns', 'a'), podOnNode('ns', 'b')], '10');
     const late: string[] = [];
     const sub2 = writer.store$.subscribe((s) => late.push(`${keys(s)}@${s.resourceVersion ?? '-'}`));
-    writer.add(pod('ns', 'c'));
-    writer.delete(new DeletedFinalStateUnknown('ns/a', pod('ns', 'a')));
+    writer.add(podOnNode('ns', 'c'));
+    writer.delete(new DeletedFinalStateUnknown('ns/a', podOnNode('ns', 'a')));
     writer.setResourceVersion('12');
     expect(early).toEqual(['@-', 'ns/a,ns/b@10', 'ns/a,ns/b,ns/c@10', 'ns/b,ns/c@10', 'ns/b,ns/c@12']);
     expect(late).toEqual(['ns/a,ns/b@10', 'ns/a,ns/b,ns/c@10', 'ns/b,ns/c@10', 'ns/b,ns/c@12']);
@@ -41,14 +33,14 @@ describe('storeWriter', () => {
     new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(
       ({ cold, expectObservable }) => {
         const writer = storeWriter();
-        const a = pod('ns', 'a');
+        const a = podOnNode('ns', 'a');
         const writes = {
           r: () => writer.replace([a], '1'),
           n: () => writer.add(a), // the same frozen object: no change, no emission
           b: () =>
             writer.batch((m) => {
-              m.upsert(pod('ns', 'b'));
-              m.upsert(pod('ns', 'c'));
+              m.upsert(podOnNode('ns', 'b'));
+              m.upsert(podOnNode('ns', 'c'));
               m.setResourceVersion('3');
             }),
           x: () => writer.complete(),
@@ -70,11 +62,11 @@ describe('storeWriter', () => {
     const w = storeWriter<KubeObject>();
     const seen: Array<Store<KubeObject>> = [];
     w.store$.subscribe((s) => seen.push(s));
-    const a1 = pod('ns', 'a', 'n1', '1');
-    const a2 = pod('ns', 'a', 'n2', '2');
+    const a1 = podOnNode('ns', 'a', 'n1', '1');
+    const a2 = podOnNode('ns', 'a', 'n2', '2');
     expect(w.upsert(a1)).toBeUndefined();
     expect(w.upsert(a2)).toBe(a1);
-    expect(w.upsert(pod('ns', 'b'))).toBeUndefined();
+    expect(w.upsert(podOnNode('ns', 'b'))).toBeUndefined();
     // The same object again changes nothing: no emission, and it is its own predecessor.
     expect(w.upsert(a2)).toBe(a2);
     expect(seen.map((s) => keys(s))).toEqual(['', 'ns/a', 'ns/a', 'ns/a,ns/b']);
@@ -88,16 +80,16 @@ describe('storeWriter', () => {
     const emitted: number[] = [];
     const sub = writer.store$.subscribe((s) => emitted.push(s.size));
     const replaced = writer.batch((m) => {
-      m.upsert(pod('ns', 'a'));
-      return m.upsert(pod('ns', 'a', 'n2', '2'));
+      m.upsert(podOnNode('ns', 'a'));
+      return m.upsert(podOnNode('ns', 'a', 'n2', '2'));
     });
     expect(replaced?.metadata?.resourceVersion).toBe('1');
-    writer.apply({ type: 'add', object: pod('ns', 'b') });
+    writer.apply({ type: 'add', object: podOnNode('ns', 'b') });
     writer.apply([
-      { type: 'update', object: pod('ns', 'b', 'n1', '3') },
-      { type: 'delete', object: pod('ns', 'a') },
-      { type: 'replace', items: [pod('ns', 'z')], resourceVersion: '50' },
-      { type: 'add', object: pod('ns', 'y') },
+      { type: 'update', object: podOnNode('ns', 'b', 'n1', '3') },
+      { type: 'delete', object: podOnNode('ns', 'a') },
+      { type: 'replace', items: [podOnNode('ns', 'z')], resourceVersion: '50' },
+      { type: 'add', object: podOnNode('ns', 'y') },
       { type: 'resourceVersion', resourceVersion: '51' },
     ]);
     expect(emitted).toEqual([0, 1, 2, 2]);
@@ -108,13 +100,13 @@ describe('storeWriter', () => {
 
   it('S4: addIndexers on a running writer indexes what is stored and keeps indexing later writes; a clash throws', () => {
     const writer = storeWriter();
-    writer.replace([pod('a', 'p1', 'n1'), pod('a', 'p2', 'n2'), pod('b', 'p3', 'n1')], '5');
+    writer.replace([podOnNode('a', 'p1', 'n1'), podOnNode('a', 'p2', 'n2'), podOnNode('b', 'p3', 'n1')], '5');
     const snapshots: Array<Store<KubeObject>> = [];
     const sub = writer.store$.subscribe((s) => snapshots.push(s));
     writer.addIndexers({ byNode });
     expect(writer.current.indexKeys('byNode', 'n1').sort()).toEqual(['a/p1', 'b/p3']);
-    writer.add(pod('c', 'p4', 'n1'));
-    writer.update(pod('a', 'p1', 'n3'));
+    writer.add(podOnNode('c', 'p4', 'n1'));
+    writer.update(podOnNode('a', 'p1', 'n3'));
     expect(writer.current.indexKeys('byNode', 'n1').sort()).toEqual(['b/p3', 'c/p4']);
     expect(writer.current.indexKeys('byNode', 'n3')).toEqual(['a/p1']);
     expect(() => writer.addIndexers({ byNode })).toThrow(IndexConflictError);
@@ -124,15 +116,15 @@ describe('storeWriter', () => {
 
   it('refuses writes from inside its own batch and after complete(), with StoreWriteError', () => {
     const writer = storeWriter();
-    expect(() => writer.batch(() => writer.add(pod('ns', 'a')))).toThrow(StoreWriteError);
+    expect(() => writer.batch(() => writer.add(podOnNode('ns', 'a')))).toThrow(StoreWriteError);
     expect(writer.current.size).toBe(0);
-    writer.add(pod('ns', 'b'));
+    writer.add(podOnNode('ns', 'b'));
     let completed = false;
     const sub = writer.store$.subscribe({ complete: () => (completed = true) });
     writer.complete();
     writer.complete();
     expect(completed).toBe(true);
-    expect(() => writer.add(pod('ns', 'c'))).toThrow(/writer is complete/);
+    expect(() => writer.add(podOnNode('ns', 'c'))).toThrow(/writer is complete/);
     expect(writer.current.size).toBe(1);
     sub.unsubscribe();
   });

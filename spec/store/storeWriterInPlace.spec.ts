@@ -4,6 +4,7 @@ import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
 import { SnapshotReaders } from './snapshotReaders.js';
+import { podOnNode } from '../support/pods.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 
 // The informer's batches (`batchInPlace`) edit in place the nodes of a snapshot nobody was handed.
@@ -11,10 +12,6 @@ import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
 // `store$`) never changes, whatever batches follow.
 
 type Pod = KubeObject & { spec: { nodeName: string } };
-
-function pod(namespace: string, name: string, nodeName: string, rv: string): Pod {
-  return { metadata: { namespace, name, resourceVersion: rv }, spec: { nodeName } };
-}
 
 const byNode = (p: Pod) => [p.spec.nodeName];
 
@@ -24,7 +21,8 @@ function contents(s: Store<Pod>): unknown {
   const nodes = s.indexNames().includes('byNode')
     ? [...s.listIndexFuncValues('byNode')].sort().map((v) => [v, [...s.indexKeys('byNode', v)].sort()])
     : [];
-  const namespaces = [...s.listIndexFuncValues('namespace')].sort().map((v) => [v, s.byIndex('namespace', v).length]);
+  // The count of each namespace's entries (byIndex's length is that count: no lookups needed).
+  const namespaces = [...s.listIndexFuncValues('namespace')].sort().map((v) => [v, s.indexKeys('namespace', v).length]);
   return { size: s.size, rv: s.resourceVersion, objects, nodes, namespaces };
 }
 
@@ -35,7 +33,7 @@ function randomBatch(writer: StoreWriter<Pod>, rnd: () => number, rv: number): v
       const name = `p${Math.floor(rnd() * 200)}`;
       const ns = `ns${Math.floor(rnd() * 3)}`;
       if (rnd() < 0.2) m.deleteByKey(`${ns}/${name}`);
-      else m.upsert(pod(ns, name, `node${Math.floor(rnd() * 5)}`, String(rv * 100 + i)));
+      else m.upsert(podOnNode(ns, name, `node${Math.floor(rnd() * 5)}`, String(rv * 100 + i)));
     }
     m.setResourceVersion(String(rv));
   });
@@ -47,9 +45,9 @@ describe('storeWriter.batchInPlace', () => {
     const seen: number[] = [];
     const sub = writer.store$.subscribe((s) => seen.push(s.size));
     const old = writer.batchInPlace((m) => {
-      m.upsert(pod('a', 'x', 'n1', '1'));
-      m.upsert(pod('a', 'y', 'n1', '2'));
-      return m.upsert(pod('a', 'x', 'n2', '3'));
+      m.upsert(podOnNode('a', 'x', 'n1', '1'));
+      m.upsert(podOnNode('a', 'y', 'n1', '2'));
+      return m.upsert(podOnNode('a', 'x', 'n2', '3'));
     });
     expect(old?.metadata?.resourceVersion).toBe('1');
     expect(seen).toEqual([0, 2]);
@@ -59,9 +57,9 @@ describe('storeWriter.batchInPlace', () => {
 
   it('a batch that changes nothing emits nothing, even after in-place batches', () => {
     const writer = storeWriter<Pod>();
-    const p = pod('a', 'x', 'n1', '1');
+    const p = podOnNode('a', 'x', 'n1', '1');
     writer.batchInPlace((m) => void m.upsert(p));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'y', 'n1', '1')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'y', 'n1', '1')));
     let emissions = 0;
     const sub = writer.store$.subscribe(() => emissions++);
     writer.batchInPlace((m) => void m.upsert(p));
@@ -71,12 +69,12 @@ describe('storeWriter.batchInPlace', () => {
 
   it('an update of an existing key in an unseen snapshot still gives a new snapshot with the new object', () => {
     const writer = storeWriter<Pod>();
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '1')));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '2'))); // same size: edited in place
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '1')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '2'))); // same size: edited in place
     const seen: Array<string | undefined> = [];
     const sub = writer.store$.subscribe((s) => seen.push(s.getByKey('a/x')?.metadata?.resourceVersion));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '3')));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '4')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '4')));
     expect(seen).toEqual(['2', '3', '4']);
     sub.unsubscribe();
   });
@@ -85,28 +83,28 @@ describe('storeWriter.batchInPlace', () => {
     // An update of an existing key edits the unseen snapshot's nodes in place and keeps the map's
     // size: it must still give a new snapshot, or list() would answer from the old one's cache.
     const writer = storeWriter<Pod>();
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '1')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '1')));
     const rv = () => writer.peek().list().map((p) => p.metadata?.resourceVersion);
     expect(rv()).toEqual(['1']);
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '2')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '2')));
     expect(rv()).toEqual(['2']);
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '3')));
     expect(rv()).toEqual(['3']);
   });
 
   it('a snapshot read through current never changes afterwards', () => {
     const writer = storeWriter<Pod>({ indexers: { byNode } });
     writer.batchInPlace((m) => {
-      for (let i = 0; i < 100; i++) m.upsert(pod('a', `p${i}`, 'n1', '1'));
+      for (let i = 0; i < 100; i++) m.upsert(podOnNode('a', `p${i}`, 'n1', '1'));
     });
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n2', '2')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n2', '2')));
     const kept = writer.current;
     const before = contents(kept);
     writer.batchInPlace((m) => {
-      for (let i = 0; i < 100; i += 2) m.upsert(pod('a', `p${i}`, 'n3', '3'));
+      for (let i = 0; i < 100; i += 2) m.upsert(podOnNode('a', `p${i}`, 'n3', '3'));
       m.deleteByKey('a/p1');
     });
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p3', 'n4', '4')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p3', 'n4', '4')));
     expect(contents(kept)).toEqual(before);
     expect(contents(writer.current)).not.toEqual(before);
   });
@@ -114,14 +112,14 @@ describe('storeWriter.batchInPlace', () => {
   it('a snapshot taken by a subscriber that unsubscribes on receiving it (take) never changes', () => {
     const writer = storeWriter<Pod>({ indexers: { byNode } });
     writer.batchInPlace((m) => {
-      for (let i = 0; i < 50; i++) m.upsert(pod('a', `p${i}`, 'n1', '1'));
+      for (let i = 0; i < 50; i++) m.upsert(podOnNode('a', `p${i}`, 'n1', '1'));
     });
     let taken: Store<Pod> | undefined;
     writer.store$.pipe(skip(1), take(1)).subscribe((s) => (taken = s));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '2')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n1', '2')));
     const before = contents(taken!);
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '3')));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p2', 'n1', '4')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p2', 'n1', '4')));
     expect(contents(taken!)).toEqual(before);
     expect(taken!.getByKey('a/p1')?.metadata?.resourceVersion).toBe('2');
   });
@@ -131,11 +129,11 @@ describe('storeWriter.batchInPlace', () => {
     // internal read that takes no reference; its object is not to be kept.
     const writer = storeWriter<Pod>();
     writer.batchInPlace((m) => {
-      for (let i = 0; i < 100; i++) m.upsert(pod('a', `p${i}`, 'n1', '1'));
+      for (let i = 0; i < 100; i++) m.upsert(podOnNode('a', `p${i}`, 'n1', '1'));
     });
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '2')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n1', '2')));
     const peeked = writer.peek();
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n1', '3')));
     // A store with only the namespace index is written as a working set: the next snapshot is
     // built when asked for, from the peeked one, in place.
     writer.peek();
@@ -146,36 +144,36 @@ describe('storeWriter.batchInPlace', () => {
   it('a write of its own (batch, add) in between hands nothing unseen to the next batchInPlace', () => {
     const writer = storeWriter<Pod>({ indexers: { byNode } });
     writer.batchInPlace((m) => {
-      for (let i = 0; i < 50; i++) m.upsert(pod('a', `p${i}`, 'n1', '1'));
+      for (let i = 0; i < 50; i++) m.upsert(podOnNode('a', `p${i}`, 'n1', '1'));
     });
     const seen: Store<Pod>[] = [];
     const sub = writer.store$.subscribe((s) => seen.push(s));
     sub.unsubscribe();
-    writer.batch((m) => void m.upsert(pod('a', 'p0', 'n1', '2')));
+    writer.batch((m) => void m.upsert(podOnNode('a', 'p0', 'n1', '2')));
     const afterBatch = writer.current;
     const before = contents(afterBatch);
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p1', 'n1', '3')));
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'p2', 'n1', '4')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p1', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'p2', 'n1', '4')));
     expect(contents(afterBatch)).toEqual(before);
     expect(contents(seen[0]!)).not.toEqual(contents(writer.current));
   });
 
   it('if the batch throws, the writes before the throw are kept and published, then the error goes on', () => {
     const writer = storeWriter<Pod>();
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'x', 'n1', '1')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'x', 'n1', '1')));
     const seen: number[] = [];
     const sub = writer.store$.subscribe((s) => seen.push(s.size));
     const boom = new Error('boom');
     expect(() =>
       writer.batchInPlace((m) => {
-        m.upsert(pod('a', 'y', 'n1', '2'));
+        m.upsert(podOnNode('a', 'y', 'n1', '2'));
         throw boom;
       }),
     ).toThrow(boom);
     expect(seen).toEqual([1, 2]);
     expect(writer.current.getByKey('a/y')?.metadata?.resourceVersion).toBe('2');
     // The writer is usable afterwards.
-    writer.batchInPlace((m) => void m.upsert(pod('a', 'z', 'n1', '3')));
+    writer.batchInPlace((m) => void m.upsert(podOnNode('a', 'z', 'n1', '3')));
     expect(writer.current.size).toBe(3);
     sub.unsubscribe();
   });

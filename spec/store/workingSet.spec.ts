@@ -6,6 +6,8 @@ import type { Store } from '../../lib/store/store.js';
 import { storeWriter, type StoreWriter } from '../../lib/store/storeWriter.js';
 import { SnapshotReaders } from './snapshotReaders.js';
 import { seededRandom } from '../../lib/testing/fakeApiServer/random.js';
+import { expectEqual, expectSame } from '../support/expectEqual.js';
+import { storedPod } from '../support/pods.js';
 
 // A store whose only index is the namespace index (an informer's default) takes the informer's
 // batches (`batchInPlace`) into a working set (a Map) and builds a snapshot only when one is asked
@@ -15,10 +17,6 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 type Pod = KubeObject & { spec?: { nodeName: string } };
-
-function pod(namespace: string, name: string, rv: string): Pod {
-  return { metadata: { namespace, name, resourceVersion: rv } };
-}
 
 /** Everything a reader can see of a snapshot, as plain data. */
 function contents(s: Store<Pod>): unknown {
@@ -43,7 +41,7 @@ const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 function listed(writer: StoreWriter<Pod>, n: number, rv: string): void {
   writer.batchInPlace((m) => {
-    for (let i = 0; i < n; i++) m.upsert(pod('a', `p${i}`, rv));
+    for (let i = 0; i < n; i++) m.upsert(storedPod('a', `p${i}`, rv));
     m.setResourceVersion(rv);
   });
 }
@@ -65,19 +63,19 @@ describe('storeWriter: the working set of a store with only the namespace index'
               const key = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
               const [ns, name] = key.split('/');
               if (rnd() < 0.25) {
-                expect(m.deleteByKey(key)).toBe(model.get(key));
+                expectSame(m.deleteByKey(key), model.get(key));
                 model.delete(key);
               } else {
-                const p = pod(ns!, name!, `${step}.${i}`);
-                expect(m.upsert(p)).toBe(model.get(key));
+                const p = storedPod(ns!, name!, `${step}.${i}`);
+                expectSame(m.upsert(p), model.get(key));
                 model.set(key, p);
               }
-              expect(m.size).toBe(model.size);
+              expectSame(m.size, model.size);
             }
             if (rnd() < 0.8) m.setResourceVersion((rv = String(step)));
           });
         } else if (r < 0.75) {
-          const p = pod('ns9', `q${step}`, String(step)); // a write of another kind
+          const p = storedPod('ns9', `q${step}`, String(step)); // a write of another kind
           writer.add(p);
           model.set(`ns9/q${step}`, p);
         } else if (r < 0.8 && model.size > 0) {
@@ -89,10 +87,10 @@ describe('storeWriter: the working set of a store with only the namespace index'
         else if (r < 0.95 && readers.subscribed) readers.leave();
         else readers.takeNext();
         const probe = `ns${Math.floor(rnd() * 3)}/p${Math.floor(rnd() * 40)}`;
-        expect(writer.peekByKey(probe)).toBe(model.get(probe)); // read without a snapshot
+        expectSame(writer.peekByKey(probe), model.get(probe)); // read without a snapshot
         const [ns, name] = probe.split('/');
-        expect(writer.peekByObject(pod(ns!, name!, '0'))).toBe(model.get(probe)); // by the object's key
-        expect(contents(writer.peek())).toEqual(expected(model, rv));
+        expectSame(writer.peekByObject(storedPod(ns!, name!, '0')), model.get(probe)); // by the object's key
+        expectEqual(contents(writer.peek()), expected(model, rv));
       }
       readers.expectUnchanged();
     }
@@ -103,7 +101,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
     listed(writer, 5, '1');
     const seen: unknown[] = [];
     const sub = writer.store$.subscribe((s) => seen.push([s.size, s.resourceVersion]));
-    const p = pod('a', 'p9', '2');
+    const p = storedPod('a', 'p9', '2');
     writer.batchInPlace((m) => void m.upsert(p));
     writer.batchInPlace((m) => void m.upsert(p)); // the same object: nothing changes
     writer.batchInPlace((m) => void m.setResourceVersion('3'));
@@ -123,8 +121,8 @@ describe('storeWriter: the working set of a store with only the namespace index'
     const before = contents(writer.current);
     writer.batchInPlace((m) => {
       expect(() => m.upsertByKey('a/bad', null as unknown as Pod)).toThrow(TypeError);
-      expect(() => m.replace([pod('a', 'x', '2'), {} as Pod])).toThrow(); // no name: no key
-      m.upsert(pod('b', 'y', '2'));
+      expect(() => m.replace([storedPod('a', 'x', '2'), {} as Pod])).toThrow(); // no name: no key
+      m.upsert(storedPod('b', 'y', '2'));
     });
     expect(contents(writer.current)).toEqual({
       ...(before as object),
@@ -136,7 +134,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
 
   it('freezes objects as they are written, with freeze: true', () => {
     const writer = storeWriter<Pod>({ freeze: true });
-    const p = pod('a', 'x', '1');
+    const p = storedPod('a', 'x', '1');
     writer.batchInPlace((m) => void m.upsert(p));
     expect(Object.isFrozen(p.metadata)).toBe(true);
   });
@@ -144,11 +142,11 @@ describe('storeWriter: the working set of a store with only the namespace index'
   it('indexes added later are built over what the working set holds, and kept up to date', () => {
     const writer = storeWriter<Pod>();
     writer.batchInPlace((m) => {
-      m.upsert({ ...pod('a', 'x', '1'), spec: { nodeName: 'n1' } });
-      m.upsert({ ...pod('a', 'y', '1'), spec: { nodeName: 'n2' } });
+      m.upsert({ ...storedPod('a', 'x', '1'), spec: { nodeName: 'n1' } });
+      m.upsert({ ...storedPod('a', 'y', '1'), spec: { nodeName: 'n2' } });
     });
     writer.addIndexers({ byNode: (p: Pod) => [p.spec?.nodeName ?? ''] });
-    writer.batchInPlace((m) => void m.upsert({ ...pod('a', 'y', '2'), spec: { nodeName: 'n1' } }));
+    writer.batchInPlace((m) => void m.upsert({ ...storedPod('a', 'y', '2'), spec: { nodeName: 'n1' } }));
     expect(writer.current.indexKeys('byNode', 'n1').sort()).toEqual(['a/x', 'a/y']);
     expect(writer.current.indexKeys('byNode', 'n2')).toEqual([]);
   });
@@ -158,7 +156,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
     let refs: Array<WeakRef<Pod>> = [];
     writer.batchInPlace((m) => {
       for (let i = 0; i < 50; i++) {
-        const p = pod('a', `p${i}`, '1');
+        const p = storedPod('a', `p${i}`, '1');
         refs.push(new WeakRef(p));
         m.upsert(p);
       }
@@ -166,7 +164,7 @@ describe('storeWriter: the working set of a store with only the namespace index'
     expect(writer.peek().size).toBe(50); // a snapshot of the listed objects was built
     for (let round = 2; round <= 3; round++) {
       writer.batchInPlace((m) => {
-        for (let i = 0; i < 50; i++) m.upsert(pod('a', `p${i}`, String(round)));
+        for (let i = 0; i < 50; i++) m.upsert(storedPod('a', `p${i}`, String(round)));
       });
     }
     await nextTask();

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, startFakeApiServerBin } from './fakeApiServerBin.js';
+import { listedPod } from '../support/pods.js';
 
-const pod = (name: string, rv: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv, uid: `uid-${name}` } });
+const pod = (name: string, rv: string) => listedPod(name, rv, { uid: `uid-${name}` });
 const RECORDING = [
   { type: 'header', format: 'rxkube-traffic', version: 1, startedAt: '2026-01-01T00:00:00.000Z', streams: [{ resource: { group: '', version: 'v1', plural: 'pods', kind: 'Pod', namespaced: true }, namespace: 'ns' }] },
   { type: 'list', stream: 0, t: 0, resourceVersion: '5', items: [pod('a', '4'), pod('b', '5')] },

@@ -22,6 +22,8 @@ import {
   type Recording,
   type RecordingEntry,
 } from '../../lib/testing/index.js';
+import { listedPod } from '../support/pods.js';
+import { waitFor } from '../support/waitFor.js';
 
 interface Obj {
   apiVersion?: string;
@@ -29,19 +31,10 @@ interface Obj {
   metadata: { name: string; namespace?: string; resourceVersion?: string; uid?: string; labels?: Record<string, string> };
   data?: Record<string, string>;
 }
-const pod = (name: string, rv: string, labels: Record<string, string> = {}): Obj => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv, uid: `uid-${name}`, labels } });
+const pod = (name: string, rv: string, labels: Record<string, string> = {}): Obj => listedPod(name, rv, { uid: `uid-${name}`, labels });
 const lines = (...entries: object[]) => entries.map((e) => JSON.stringify(e)).join('\n');
 const HEADER = { type: 'header', format: 'rxkube-traffic', version: 1, startedAt: '2026-01-01T00:00:00.000Z', streams: [{ resource: builtInResources.pods, namespace: 'ns' }] };
 const SECRET_TOKEN = 'very-secret-recording-token-4711';
-
-/** Bounded poll on state (never sleep-then-assert). */
-async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 const servers: FakeApiServer[] = [];
 let inf: Informer<Obj> | undefined;

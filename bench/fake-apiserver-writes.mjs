@@ -1,14 +1,16 @@
 // Write throughput of rxkube/testing's fake API server in-process (no HTTP, no watcher): M updates
 // of a ConfigMap (a built-in type, which CRD validation must not slow down) and M updates of a custom
 // resource whose CRD has a schema with bounds, a pattern and a CEL rule (pruned, defaulted and
-// validated on every write). Compare two builds with RXKUBE_TESTING=<path to dist/esm/testing.js>.
+// validated on every write), and M /status writes of realistic pods (1000, in turn, through
+// `writeMany` as the watch benchmark writes them: the status splice with managedFields, statusWrite.ts).
+// Compare two builds with RXKUBE_TESTING=<path to dist/esm/testing.js>.
 // Rates are wall-clock; the CPU microseconds per write (process.cpuUsage) are steadier on a shared machine.
 //   npm run build && node bench/fake-apiserver-writes.mjs [M=40000]
 // Prints one JSON line.
 const entry = process.env.RXKUBE_TESTING ?? new URL('../dist/esm/testing.js', import.meta.url).href;
 const { startFakeApiServer } = await import(entry);
 const M = Number(process.argv[2] ?? 40000);
-const api = await startFakeApiServer({ http: true });
+const api = await startFakeApiServer({ http: true, seedPods: 1000, historyLimit: M + 10 });
 
 const cpu = {};
 function rate(n, write, name) {
@@ -51,5 +53,24 @@ const customResourceUpdatesPerSec = rate(M, (i) => {
   rv = api.update('widgets.example.com', w).metadata.resourceVersion;
 }, 'customResourceCpuUsPerUpdate');
 
-console.log(JSON.stringify({ M, builtInUpdatesPerSec, customResourceUpdatesPerSec, ...cpu }));
+// The pods as written back (copies: the server keeps no reference), one status field changed each time.
+const pods = api.list('pods').items.map((p) => {
+  const copy = structuredClone(p);
+  delete copy.metadata.resourceVersion; // unconditional, as built-ins allow
+  return copy;
+});
+let written = 0;
+const podStatusWritesPerSec = rate(M / 1000, () => {
+  const batch = [];
+  for (let k = 0; k < 1000; k++, written++) {
+    const p = pods[written % pods.length];
+    p.status.containerStatuses[0].restartCount = written + 1;
+    batch.push(p);
+  }
+  api.writeMany('pods', batch, { subresource: 'status' });
+}, 'podStatusCpuUsPerBatchOf1000') * 1000;
+cpu.podStatusCpuUsPerWrite = Math.round(cpu.podStatusCpuUsPerBatchOf1000 / 10) / 100;
+delete cpu.podStatusCpuUsPerBatchOf1000;
+
+console.log(JSON.stringify({ M, builtInUpdatesPerSec, customResourceUpdatesPerSec, podStatusWritesPerSec, ...cpu }));
 await api.close();

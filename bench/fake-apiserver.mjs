@@ -32,7 +32,8 @@ if (!isMainThread) {
 } else {
   const N = Number(process.argv[2] ?? 100000);
   const M = Number(process.argv[3] ?? 100000);
-  const { startFakeApiServer } = await import('../dist/esm/testing.js');
+  // RXKUBE_TESTING=<another build>/dist/esm/testing.js compares builds side by side.
+  const { startFakeApiServer } = await import(process.env.RXKUBE_TESTING ?? '../dist/esm/testing.js');
   const fetchAll = (url) =>
     new Promise((resolve, reject) => {
       http
@@ -82,6 +83,7 @@ if (!isMainThread) {
   const live = await watcher(fromRv);
   await api.waitForWatches(1);
   const start = performance.timeOrigin + performance.now();
+  const cpu0 = process.cpuUsage();
   let j = 0;
   await new Promise((resolve) => {
     const burst = () => {
@@ -101,6 +103,7 @@ if (!isMainThread) {
     burst();
   });
   const result = await live.done;
+  const cpu = process.cpuUsage(cpu0); // the process's CPU (both threads): steadier than wall time on a loaded machine
   const writeAndWatchSec = (result.at - start) / 1000;
   await live.worker.terminate();
 
@@ -122,6 +125,7 @@ if (!isMainThread) {
       pagedListMs: Math.round(pagedListMs),
       watchEventsPerSec: Math.round(M / replaySec),
       writeAndWatchEventsPerSec: Math.round(M / writeAndWatchSec),
+      writeAndWatchCpuUsPerEvent: Math.round((cpu.user + cpu.system) / M),
       avgEventBytes: Math.round(result.bytes / result.lines),
       heapMB: Math.round(process.memoryUsage().heapUsed / 1e6),
     }),

@@ -1,6 +1,22 @@
-import { labelKeyProblem, labelValueProblem } from '../../labels/labelRequirement.js';
+import { labelKeyProblem as keyProblemOf, labelValueProblem as valueProblemOf } from '../../labels/labelRequirement.js';
 import type { ResourceType } from './resources.js';
 import { badRequest, invalid, type FieldError, type StatusError } from './status.js';
+
+// Every write validates its labels and annotation keys, and the same few strings come back on
+// every write: their verdicts are kept (a bounded memo, emptied when full).
+const MEMO_LIMIT = 4096;
+const memo = (check: (s: string) => string | undefined): ((s: string) => string | undefined) => {
+  const known = new Map<string, string | undefined>();
+  return (s) => {
+    if (known.has(s)) return known.get(s);
+    const problem = check(s);
+    if (known.size >= MEMO_LIMIT) known.clear();
+    known.set(s, problem);
+    return problem;
+  };
+};
+const labelKeyProblem = memo(keyProblemOf);
+const labelValueProblem = memo(valueProblemOf);
 
 // What a real API server refuses in an object's metadata, so that code tested here meets the same
 // refusals: a field of the wrong JSON type fails decoding (400), a malformed name or label fails

@@ -52,7 +52,9 @@ export function replaceStatus(type: ResourceType, old: StoredObject, status: unk
   // changes a field is not one; one that changes none may still reorder a list.
   if (!fieldsChanged && sameJson(previous, status)) return undefined;
   const head = json.slice(0, live.start);
-  const entriesText = entriesJson(list);
+  // Entries that came back as they were (a writer re-owning its fields within the same second)
+  // keep their stored text.
+  const entriesText = sameItems(list, live.value) ? json.slice(live.start, old.rvIndex - RV_KEY.length) : entriesJson(list);
   const middle = json.slice(old.rvIndex + String(old.rv).length, old.statusIndex);
   const fields = statusFieldSelectors(type, old.fields, status);
   const managedFields = { value: list, start: live.start };
@@ -66,6 +68,8 @@ export function replaceStatus(type: ResourceType, old: StoredObject, status: unk
     return { ...old, rv, json: next, rvIndex, statusIndex: rvIndex + rvText.length + middle.length, fields, builtManagedFields: managedFields };
   };
 }
+
+const sameItems = (a: ReadonlyArray<unknown>, b: ReadonlyArray<unknown>): boolean => a.length === b.length && a.every((e, i) => e === b[i]);
 
 /** The object's field-selector values with those on `status.*` recomputed for `status`. */
 function statusFieldSelectors(type: ResourceType, fields: StoredObject['fields'], status: unknown): StoredObject['fields'] {

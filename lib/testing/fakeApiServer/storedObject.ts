@@ -147,6 +147,8 @@ export function storedObject(type: ResourceType, s: Serialized, rv: number): Sto
     hasFinalizers: (meta.finalizers?.length ?? 0) > 0,
     deleting: meta.deletionTimestamp !== undefined,
     owners: ownerLinks(meta.ownerReferences),
+    // Present (if undefined) on every revision, so that all have one shape (statusWrite.ts sets it).
+    builtManagedFields: undefined,
   };
 }
 

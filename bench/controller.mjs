@@ -11,15 +11,15 @@
 // usage (from the repo root, after `npm run build`):
 //   node bench/controller.mjs [N=10000] [--concurrency 10] [--runs 5] [--json out.json]
 import { writeFileSync } from 'node:fs';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
+import { serveInThread, startServerThread, stopServerThread as stopServer } from './serverThread.mjs';
 
 if (!isMainThread) {
   // The server thread: start, report the kubeconfig; on { create: n } write n ConfigMaps at once.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
-  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
-  parentPort.on('message', async (m) => {
+  serveInThread(api, parentPort, (m) => {
     if (m.create) {
       const objects = Array.from({ length: m.create }, (_, i) => ({
         apiVersion: 'v1',
@@ -30,12 +30,8 @@ if (!isMainThread) {
       api.writeMany('configmaps', objects);
       parentPort.postMessage({ created: m.create });
     }
-    if (m.close) {
-      await api.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
-    }
   });
+  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
 } else {
   const args = benchArgs(process.argv.slice(2));
   const CONCURRENCY = Number(args.option('concurrency', '10'));
@@ -43,24 +39,7 @@ if (!isMainThread) {
   const jsonOut = args.option('json', undefined);
   const [N = 10000] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
-  const { KubeConfig } = await import('@kubernetes/client-node');
-
-  /** A fresh server thread; resolves with it and a KubeConfig for it. */
-  const startServer = () =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url));
-      worker.once('error', reject);
-      worker.once('message', (m) => {
-        const kc = new KubeConfig();
-        kc.loadFromString(m.kubeConfig);
-        resolve({ worker, kc });
-      });
-    });
-  const stopServer = (worker) =>
-    new Promise((resolve) => {
-      worker.once('exit', resolve);
-      worker.postMessage({ close: true });
-    });
+  const startServer = () => startServerThread(new URL(import.meta.url));
 
   /** Times from the create request until `done` resolves (it is armed before the request). */
   async function timed(worker, done) {

@@ -18,23 +18,24 @@
 //   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 5]
 //                       [--requeue-after MS] [--json out.json]
 import { writeFileSync } from 'node:fs';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
+import { ask, serveInThread, startServerThread, stopServerThread } from './serverThread.mjs';
 
-const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true };
+const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true };
 const NS = 'churn';
 
 if (!isMainThread) {
   // The server thread: serves widgets; on { create: n } makes n widgets (and their ConfigMaps with
-  // `children`); on { churn } runs the
-  // other writer (merge patches of spec.value on random widgets) and reports how many it made.
+  // `children`); on { churn } runs the other writer (merge patches of spec.value on random
+  // widgets, paced on an absolute schedule so that a late timer is caught up, not lost) and
+  // reports how many it made and over how long.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 200_000, bookmarkIntervalMs: 0 });
   api.registerResource(widgets);
-  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
   let seed = 42;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  parentPort.on('message', async (m) => {
+  serveInThread(api, parentPort, async (m) => {
     if (m.create) {
       if (m.watchDelayMs > 0) api.faults.slowEvents(m.watchDelayMs);
       // Each widget with its ConfigMap, as a controller that ran before would have left them.
@@ -54,20 +55,18 @@ if (!isMainThread) {
       const { n, rate, seconds } = m.churn;
       const total = Math.round(rate * seconds);
       const finalValues = {};
+      const t0 = performance.now();
       for (let i = 0; i < total; i++) {
-        await new Promise((r) => setTimeout(r, 1000 / rate));
+        const late = t0 + (i * 1000) / rate - performance.now();
+        if (late > 0) await new Promise((r) => setTimeout(r, late));
         const name = `w-${Math.floor(random() * n)}`;
         api.patch(widgets, NS, name, { spec: { value: i + 1 } });
         finalValues[`${NS}/${name}`] = i + 1;
       }
-      parentPort.postMessage({ churned: total, finalValues });
-    }
-    if (m.close) {
-      await api.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
+      parentPort.postMessage({ churned: total, churnMs: performance.now() - t0, finalValues });
     }
   });
+  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
 } else {
   const args = benchArgs(process.argv.slice(2));
   const RATE = Number(args.option('rate', '40'));
@@ -89,35 +88,13 @@ if (!isMainThread) {
   const jsonOut = args.option('json', undefined);
   const [N = 500] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
-  const { CoreV1Api, CustomObjectsApi, KubeConfig } = await import('@kubernetes/client-node');
-
-  const startServer = () =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url));
-      worker.once('error', reject);
-      worker.once('message', (m) => {
-        const kc = new KubeConfig();
-        kc.loadFromString(m.kubeConfig);
-        resolve({ worker, kc });
-      });
-    });
-  const ask = (worker, message, answer) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m[answer] !== undefined) {
-          worker.off('message', on);
-          resolve(m);
-        }
-      };
-      worker.on('message', on);
-      worker.postMessage(message);
-    });
+  const { CoreV1Api, CustomObjectsApi } = await import('@kubernetes/client-node');
   const pct = (xs, p) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]);
   const round = (ms) => Math.round(ms * 100) / 100;
   const codeOf = (e) => e?.code ?? e?.cause?.code ?? e?.response?.statusCode;
 
   async function run(readYourWrites) {
-    const { worker, kc } = await startServer();
+    const { worker, kc } = await startServerThread(new URL(import.meta.url));
     await ask(worker, { create: N, children: PRECREATE, watchDelayMs: WATCH_DELAY }, 'created');
     const core = kc.makeApiClient(CoreV1Api);
     const custom = kc.makeApiClient(CustomObjectsApi);
@@ -235,7 +212,7 @@ if (!isMainThread) {
     const withoutChild = widgetInformer.listKeys().filter((k) => configMaps.getByKey(k) === undefined).length;
     await ctl.stop();
     await factory.shutdown();
-    await ask(worker, { close: true }, 'closed');
+    await stopServerThread(worker);
     const conflicts = counts.conflicts409 + counts.conflicts422;
     return {
       readYourWrites,

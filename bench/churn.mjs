@@ -18,9 +18,11 @@
 //   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 5]
 //                       [--requeue-after MS] [--json out.json]
 import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
 import { ask, serveInThread, startServerThread, stopServerThread } from './serverThread.mjs';
+import { sharedBucket } from './sharedBucket.mjs';
 
 const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true };
 const NS = 'churn';
@@ -120,7 +122,8 @@ if (!isMainThread) {
         } else if (statusSeenAt.size < 100_000) statusSeenAt.set(rv, performance.now());
       },
     });
-    const counted = async (write) => {
+    const bucket = sharedBucket(rx);
+    const counted = async (key, write) => {
       try {
         return await write();
       } catch (e) {
@@ -128,9 +131,12 @@ if (!isMainThread) {
         if (code === 409) counts.conflicts409++;
         else if (code === 422) counts.conflicts422++;
         else counts.otherErrors++;
+        bucket.failed(key, code === 409 || code === 422 ? 'conflict' : 'other');
         throw e;
       }
     };
+    const reconcileMs = [];
+    let queueDepthMax = 0;
     const ctl = rx.controller({
       name: 'churn',
       for: widgetInformer,
@@ -140,7 +146,10 @@ if (!isMainThread) {
       predicates: [rx.generationChanged],
       concurrency: CONCURRENCY,
       readYourWrites,
+      rateLimiter: bucket.rateLimiter,
+      logger: false,
       reconcile: async (key, ctx) => {
+        if (key === bucket.probeKey) return bucket.probe();
         const w = ctx.object;
         if (!w) return;
         counts.reconciles++;
@@ -154,7 +163,7 @@ if (!isMainThread) {
         if (child === undefined) {
           counts.creates++;
           changed = true;
-          await counted(() =>
+          await counted(key, () =>
             ctx.track(
               core.createNamespacedConfigMap({
                 namespace: NS,
@@ -170,12 +179,12 @@ if (!isMainThread) {
         } else if (child.data?.value !== want) {
           counts.childUpdates++;
           changed = true;
-          await counted(() => ctx.track(core.replaceNamespacedConfigMap({ name, namespace: NS, body: { ...child, data: { value: want } } })));
+          await counted(key, () => ctx.track(core.replaceNamespacedConfigMap({ name, namespace: NS, body: { ...child, data: { value: want } } })));
         }
         const body = rx.jsonPatch(w, (d) => {
           d.status = { observed: w.spec.value, reconciles: (w.status?.reconciles ?? 0) + 1 };
         });
-        const written = await counted(() =>
+        const written = await counted(key, () =>
           ctx.track(custom.patchNamespacedCustomObjectStatus({ group: widgets.group, version: widgets.version, plural: widgets.plural, namespace: NS, name, body })),
         );
         counts.statusWrites++;
@@ -188,6 +197,7 @@ if (!isMainThread) {
     });
     ctl.metrics$.subscribe((m) => {
       if (m.type === 'ownWritesWait') waits.push(m.seconds * 1000);
+      else if (m.type === 'reconcile') reconcileMs.push(m.seconds * 1000);
     });
     const timeouts = [];
     ctl.errors$.subscribe((e) => {
@@ -198,9 +208,16 @@ if (!isMainThread) {
     // --precreate: the churn starts once every widget has been reconciled once (bounded: 120 s).
     const initialBy = performance.now() + 120_000;
     while (PRECREATE && reconciledKeys.size < N && performance.now() < initialBy) await new Promise((r) => setTimeout(r, 50));
-    const t0 = performance.now();
-    const { finalValues } = await ask(worker, { churn: { n: N, rate: RATE, seconds: SECONDS } }, 'churned');
-    const churnMs = performance.now() - t0;
+    // From here on: the probe fails once a second; the queue's depth is sampled every 100 ms; how
+    // busy each thread's event loop is, is measured over the churn (what limits the rate).
+    const stopProbing = bucket.startProbing(ctl.queue);
+    const sampler = setInterval(() => void (queueDepthMax = Math.max(queueDepthMax, ctl.queue.len())), 100);
+    const reconcilesBefore = counts.reconciles;
+    const elu0 = { main: performance.eventLoopUtilization(), server: worker.performance.eventLoopUtilization() };
+    const { finalValues, churned, churnMs } = await ask(worker, { churn: { n: N, rate: RATE, seconds: SECONDS } }, 'churned');
+    const eluMain = performance.eventLoopUtilization(elu0.main).utilization;
+    const eluServer = worker.performance.eventLoopUtilization(elu0.server).utilization;
+    const reconcilesDuringChurn = counts.reconciles - reconcilesBefore;
     // Settle: up to 30 s for every widget's status to show its final spec.
     const behind = () =>
       Object.entries(finalValues).filter(([key, v]) => widgetInformer.getByKey(key)?.status?.observed !== v).length;
@@ -210,6 +227,8 @@ if (!isMainThread) {
     const keysBehind = behind();
     const unreconciled = N - reconciledKeys.size;
     const withoutChild = widgetInformer.listKeys().filter((k) => configMaps.getByKey(k) === undefined).length;
+    stopProbing();
+    clearInterval(sampler);
     await ctl.stop();
     await factory.shutdown();
     await stopServerThread(worker);
@@ -217,6 +236,13 @@ if (!isMainThread) {
     return {
       readYourWrites,
       churnSeconds: round(churnMs / 1000),
+      // What the other writer achieved, and what the controller did meanwhile.
+      changesPerSecond: round(churned / (churnMs / 1000)),
+      reconcilesPerSecond: round(reconcilesDuringChurn / (churnMs / 1000)),
+      eventLoopUtilization: { main: round(eluMain), server: round(eluServer) },
+      reconcileP50Ms: round(pct(reconcileMs, 0.5)),
+      reconcileP99Ms: round(pct(reconcileMs, 0.99)),
+      queueDepthMax,
       ...counts,
       conflicts,
       staleRatio: round((counts.stale / Math.max(1, counts.reconciles)) * 100) / 100,
@@ -230,9 +256,11 @@ if (!isMainThread) {
       waitP99Ms: round(pct(waits, 0.99)),
       watchLagP50Ms: round(pct(watchLag, 0.5)),
       watchLagP99Ms: round(pct(watchLag, 0.99)),
+      sharedBucket: bucket.report(pct, round),
     };
   }
 
+  const loadBefore = os.loadavg().map(round);
   const on = await run(true);
   const off = await run(false);
   const result = {
@@ -243,6 +271,7 @@ if (!isMainThread) {
     rate: RATE,
     seconds: SECONDS,
     concurrency: CONCURRENCY,
+    loadAverage: { before: loadBefore, after: os.loadavg().map(round) },
     on,
     off,
     // Off over on, with on counted as at least 1 (0 conflicts with it on reads as "off's count or more").

@@ -1,27 +1,34 @@
 #!/usr/bin/env node
 // Read-your-own-writes under churn (issue 28): N custom resources (Widgets), each with an owned
 // ConfigMap; another writer changes widget specs at RATE/s for SECONDS; a controller (concurrency C,
-// triggered by spec changes (generationChanged) and by its ConfigMaps) reconciles each widget by making its ConfigMap match the spec (created once, then replaced with
-// its resourceVersion) and writing the widget's status on every reconcile (a JSON patch of
-// /status tested on the resourceVersion it read), all through @kubernetes/client-node. Run with
-// read-your-own-writes on, then off, each on a fresh fake API server (in a worker thread: its own
-// event loop). Reported per mode:
+// triggered by spec changes (generationChanged) and by its ConfigMaps) reconciles each widget by
+// making its ConfigMap match the spec (created once, then replaced with its resourceVersion) and
+// writing the widget's status on every reconcile (a JSON patch of /status tested on the
+// resourceVersion it read), all through @kubernetes/client-node's API clients (with one keep-alive
+// connection each: keepAliveApiClient.mjs). Run with read-your-own-writes on, then off, each on a
+// fresh fake API server (in a worker thread: its own event loop). Reported per mode:
 //   reconciles, stale (a reconcile that read a widget older than the controller's own last
 //   write of it), conflicts (409 and 422 answers to the controller's writes), keysBehind (widgets
 //   whose status does not show their final spec 30 s after the churn stopped; settleSeconds:
 //   how long until all did),
 //   waitP50Ms / waitP99Ms (how long keys waited for their own writes: the added latency),
 //   watchLagP50Ms / watchLagP99Ms (from a status write's answer to its watch event, 0 when the event
-//   came first: one watch round trip, the yardstick of the added latency).
+//   came first: one watch round trip, the yardstick of the added latency),
+//   sharedBucket (the default limiter's shared token bucket: tokens taken by conflict retries and
+//   by other failures, its longest delay, and how long a probe key failing once a second for an
+//   unrelated reason waited for its retry: sharedBucket.mjs),
+//   what bounds the rate (changes/s achieved, reconciles/s, each thread's event-loop
+//   utilisation, reconcile p50/p99, the queue's deepest), and the load average around the run.
 //
 // usage (from the repo root, after `npm run build`):
-//   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 5]
-//                       [--requeue-after MS] [--json out.json]
+//   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 1]
+//                       [--requeue-after MS] [--agent-per-request] [--json out.json]
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
 import { ask, serveInThread, startServerThread, stopServerThread } from './serverThread.mjs';
+import { keepAliveApiClient } from './keepAliveApiClient.mjs';
 import { sharedBucket } from './sharedBucket.mjs';
 
 const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true };
@@ -82,11 +89,19 @@ if (!isMainThread) {
   // faults.slowEvents, so a watch then carries at most 1000/MS events a second): a real API
   // server's watch cache hears of a write from etcd after it has answered it, and lags further
   // under load; the fake server otherwise sends the event before the answer.
-  const WATCH_DELAY = Number(args.option('watch-delay', '5'));
+  // Default 1 ms: the held lines queue up one after another, so 5 ms (the default before) capped a
+  // watch at 200 lines a second, fewer on a loaded machine (timers fire late); at 40 changes/s the
+  // widgets' watch carries about 120 (spec changes and status writes) and fell seconds behind, so
+  // that the "watch lag" measured the fake server's queue, not a round trip.
+  const WATCH_DELAY = Number(args.option('watch-delay', '1'));
   // --requeue-after MS: a reconcile that changed the ConfigMap asks to be run again MS later (to
   // check that it converged, as controllers polling something do); that reconcile comes soon
   // after the controller's own status write. Default: none.
   const REQUEUE_AFTER = Number(args.option('requeue-after', '0'));
+  // --agent-per-request: the controller's writes use client-node's own API clients, which open a
+  // new TLS connection for every request (see keepAliveApiClient.mjs); default: one keep-alive
+  // connection pool per API client.
+  const AGENT_PER_REQUEST = args.switch('agent-per-request');
   const jsonOut = args.option('json', undefined);
   const [N = 500] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
@@ -98,8 +113,10 @@ if (!isMainThread) {
   async function run(readYourWrites) {
     const { worker, kc } = await startServerThread(new URL(import.meta.url));
     await ask(worker, { create: N, children: PRECREATE, watchDelayMs: WATCH_DELAY }, 'created');
-    const core = kc.makeApiClient(CoreV1Api);
-    const custom = kc.makeApiClient(CustomObjectsApi);
+    const clients = AGENT_PER_REQUEST
+      ? [{ api: kc.makeApiClient(CoreV1Api), destroy() {} }, { api: kc.makeApiClient(CustomObjectsApi), destroy() {} }]
+      : [await keepAliveApiClient(kc, CoreV1Api), await keepAliveApiClient(kc, CustomObjectsApi)];
+    const [core, custom] = clients.map((c) => c.api);
     const factory = rx.sharedInformerFactory(kc, { namespace: NS, logger: false });
     const widgetInformer = factory.informerFor(widgets);
     const configMaps = factory.configMaps();
@@ -229,8 +246,11 @@ if (!isMainThread) {
     const withoutChild = widgetInformer.listKeys().filter((k) => configMaps.getByKey(k) === undefined).length;
     stopProbing();
     clearInterval(sampler);
+    // The probe's last failure may wait for the bucket well past the settle: time it (bounded).
+    await bucket.retried(120_000);
     await ctl.stop();
     await factory.shutdown();
+    for (const c of clients) c.destroy();
     await stopServerThread(worker);
     const conflicts = counts.conflicts409 + counts.conflicts422;
     return {
@@ -271,6 +291,7 @@ if (!isMainThread) {
     rate: RATE,
     seconds: SECONDS,
     concurrency: CONCURRENCY,
+    agentPerRequest: AGENT_PER_REQUEST,
     loadAverage: { before: loadBefore, after: os.loadavg().map(round) },
     on,
     off,

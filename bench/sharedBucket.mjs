@@ -59,6 +59,11 @@ export function sharedBucket(rx, { probeKey = 'probe/unrelated-failure', probeEv
       }, probeEveryMs);
       return () => clearInterval(timer);
     },
+    /** Resolves once no failure of the probe is pending (its retry has run), or after `limitMs`. */
+    async retried(limitMs) {
+      const by = performance.now() + limitMs;
+      while (failedAt !== undefined && performance.now() < by) await new Promise((r) => setTimeout(r, 50));
+    },
     /** The figures: tokens by cause, the bucket's longest delay, the probe's waits. */
     report(pct, round) {
       return {
@@ -66,11 +71,13 @@ export function sharedBucket(rx, { probeKey = 'probe/unrelated-failure', probeEv
         tokensByOther: tokens.other,
         bucketLongestDelayMs: round(mostShortMs),
         probeRetries: probeWaitMs.length,
+        probeFailures: probeLimiterMs.length,
         probeLimiterDelayP50Ms: round(pct(probeLimiterMs, 0.5)),
         probeLimiterDelayMaxMs: round(pct(probeLimiterMs, 1)),
         probeWaitP50Ms: round(pct(probeWaitMs, 0.5)),
         probeWaitMaxMs: round(pct(probeWaitMs, 1)),
-        probePendingAtEnd: failedAt !== undefined,
+        // A failure whose retry had not run when the run ended (after `retried`): how long it had waited.
+        probeStillWaitingMs: failedAt === undefined ? 0 : round(performance.now() - failedAt),
       };
     },
   };

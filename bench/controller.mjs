@@ -165,6 +165,11 @@ if (!isMainThread) {
           cpuRatio: Number((median(of(controller, 'cpuMs')) / median(of(informer, 'cpuMs'))).toFixed(2)),
           informerRunQueueMs: of(informer, 'runQueueMs').map(round),
           controllerRunQueueMs: of(controller, 'runQueueMs').map(round),
+          // The other threads (the server's worker thread above all): CPU and run-queue wait.
+          informerServerCpuMs: of(informer, 'otherCpuMs').map(round),
+          controllerServerCpuMs: of(controller, 'otherCpuMs').map(round),
+          informerServerRunQueueMs: of(informer, 'otherRunQueueMs').map(round),
+          controllerServerRunQueueMs: of(controller, 'otherRunQueueMs').map(round),
         }
       : {}),
     bar: 1.5,

@@ -6,24 +6,57 @@
 //
 //   const t0 = threadClock();
 //   ... work ...
-//   const { cpuMs, runQueueMs } = threadClockSince(t0);
-import { readFileSync } from 'node:fs';
+//   const { cpuMs, runQueueMs, otherCpuMs, otherRunQueueMs } = threadClockSince(t0);
+import { readFileSync, readdirSync } from 'node:fs';
 
-const path = `/proc/self/task/${process.pid}/schedstat`;
+const schedstat = (tid) => readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
 
-/** Now: { cpuNs, runQueueNs } of the main thread, or undefined where schedstat is not available. */
+/**
+ * Now: { cpuNs, runQueueNs } of the main thread, and { otherCpuNs, otherRunQueueNs } summed over
+ * the process's other threads (the server's worker thread, V8's GC helpers, libuv's pool), or
+ * undefined where schedstat is not available. Threads that ended between two reads are not counted.
+ */
 export function threadClock() {
   try {
-    const [cpu, wait] = readFileSync(path, 'utf8').trim().split(/\s+/).map(Number);
-    return { cpuNs: cpu, runQueueNs: wait };
+    const [cpuNs, runQueueNs] = schedstat(process.pid);
+    let otherCpuNs = 0;
+    let otherRunQueueNs = 0;
+    const others = new Map();
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (Number(tid) === process.pid) continue;
+      try {
+        const [c, w] = schedstat(tid);
+        others.set(tid, [c, w]);
+        otherCpuNs += c;
+        otherRunQueueNs += w;
+      } catch {
+        // ended meanwhile
+      }
+    }
+    return { cpuNs, runQueueNs, otherCpuNs, otherRunQueueNs, others };
   } catch {
     return undefined;
   }
 }
 
-/** Milliseconds of CPU and of run-queue wait of the main thread since `start` (from threadClock()). */
+/**
+ * Milliseconds since `start` (from threadClock()): the main thread's CPU and run-queue wait, and
+ * those of the threads that lived through both reads (the server thread among them).
+ */
 export function threadClockSince(start) {
   const now = threadClock();
   if (start === undefined || now === undefined) return { cpuMs: undefined, runQueueMs: undefined };
-  return { cpuMs: (now.cpuNs - start.cpuNs) / 1e6, runQueueMs: (now.runQueueNs - start.runQueueNs) / 1e6 };
+  let otherCpuNs = 0;
+  let otherRunQueueNs = 0;
+  for (const [tid, [c, w]] of now.others) {
+    const before = start.others.get(tid) ?? [0, 0];
+    otherCpuNs += c - before[0];
+    otherRunQueueNs += w - before[1];
+  }
+  return {
+    cpuMs: (now.cpuNs - start.cpuNs) / 1e6,
+    runQueueMs: (now.runQueueNs - start.runQueueNs) / 1e6,
+    otherCpuMs: otherCpuNs / 1e6,
+    otherRunQueueMs: otherRunQueueNs / 1e6,
+  };
 }

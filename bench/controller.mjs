@@ -80,15 +80,17 @@ if (!isMainThread) {
   async function controllerRun() {
     const { worker, kc } = await startServer();
     const factory = rx.sharedInformerFactory(kc, { namespace: 'bench' });
-    const reconciled = new Set();
+    // A counter, as the informer run's handler has: each key is created once and reconciled once
+    // (nothing requeues a success); checked after the timing. (A Set of the keys here cost the
+    // controller run alone about 30 ms over 10,000 keys in a CPU profile.)
+    let reconciled = 0;
     let resolveDone;
     const done = new Promise((r) => (resolveDone = r));
     const ctl = rx.controller({
       for: factory.configMaps(),
       concurrency: CONCURRENCY,
-      reconcile: (key) => {
-        reconciled.add(key);
-        if (reconciled.size === N) resolveDone();
+      reconcile: () => {
+        if (++reconciled === N) resolveDone();
       },
     });
     ctl.start();
@@ -103,6 +105,8 @@ if (!isMainThread) {
       });
     });
     const timing = await timed(worker, done);
+    const { success } = ctl.stats().reconcileTotal;
+    if (success !== N || factory.configMaps().listKeys().length !== N) throw new Error(`controller run: ${success} reconciles for ${N} keys`);
     await ctl.stop();
     await factory.shutdown();
     await stopServer(worker);

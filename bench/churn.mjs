@@ -1,40 +1,50 @@
 #!/usr/bin/env node
 // Read-your-own-writes under churn (issue 28): N custom resources (Widgets), each with an owned
 // ConfigMap; another writer changes widget specs at RATE/s for SECONDS; a controller (concurrency C,
-// triggered by spec changes (generationChanged) and by its ConfigMaps) reconciles each widget by making its ConfigMap match the spec (created once, then replaced with
-// its resourceVersion) and writing the widget's status on every reconcile (a JSON patch of
-// /status tested on the resourceVersion it read), all through @kubernetes/client-node. Run with
-// read-your-own-writes on, then off, each on a fresh fake API server (in a worker thread: its own
-// event loop). Reported per mode:
+// triggered by spec changes (generationChanged) and by its ConfigMaps) reconciles each widget by
+// making its ConfigMap match the spec (created once, then replaced with its resourceVersion) and
+// writing the widget's status on every reconcile (a JSON patch of /status tested on the
+// resourceVersion it read), all through @kubernetes/client-node's API clients (with one keep-alive
+// connection each: keepAliveApiClient.mjs). Run with read-your-own-writes on, then off, each on a
+// fresh fake API server (in a worker thread: its own event loop). Reported per mode:
 //   reconciles, stale (a reconcile that read a widget older than the controller's own last
 //   write of it), conflicts (409 and 422 answers to the controller's writes), keysBehind (widgets
 //   whose status does not show their final spec 30 s after the churn stopped; settleSeconds:
 //   how long until all did),
 //   waitP50Ms / waitP99Ms (how long keys waited for their own writes: the added latency),
 //   watchLagP50Ms / watchLagP99Ms (from a status write's answer to its watch event, 0 when the event
-//   came first: one watch round trip, the yardstick of the added latency).
+//   came first: one watch round trip, the yardstick of the added latency),
+//   sharedBucket (the default limiter's shared token bucket: tokens taken by conflict retries and
+//   by other failures, its longest delay, and how long a probe key failing once a second for an
+//   unrelated reason waited for its retry: sharedBucket.mjs),
+//   what bounds the rate (changes/s achieved, reconciles/s, each thread's event-loop
+//   utilisation, reconcile p50/p99, the queue's deepest), and the load average around the run.
 //
 // usage (from the repo root, after `npm run build`):
-//   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 5]
-//                       [--requeue-after MS] [--json out.json]
+//   node bench/churn.mjs [N=500] [--rate 40] [--seconds 30] [--concurrency 4] [--precreate] [--watch-delay 1]
+//                       [--requeue-after MS] [--agent-per-request] [--json out.json]
 import { writeFileSync } from 'node:fs';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import os from 'node:os';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
+import { ask, serveInThread, startServerThread, stopServerThread } from './serverThread.mjs';
+import { keepAliveApiClient } from './keepAliveApiClient.mjs';
+import { sharedBucket } from './sharedBucket.mjs';
 
-const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true };
+const widgets = { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true, statusSubresource: true };
 const NS = 'churn';
 
 if (!isMainThread) {
   // The server thread: serves widgets; on { create: n } makes n widgets (and their ConfigMaps with
-  // `children`); on { churn } runs the
-  // other writer (merge patches of spec.value on random widgets) and reports how many it made.
+  // `children`); on { churn } runs the other writer (merge patches of spec.value on random
+  // widgets, paced on an absolute schedule so that a late timer is caught up, not lost) and
+  // reports how many it made and over how long.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 200_000, bookmarkIntervalMs: 0 });
   api.registerResource(widgets);
-  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
   let seed = 42;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-  parentPort.on('message', async (m) => {
+  serveInThread(api, parentPort, async (m) => {
     if (m.create) {
       if (m.watchDelayMs > 0) api.faults.slowEvents(m.watchDelayMs);
       // Each widget with its ConfigMap, as a controller that ran before would have left them.
@@ -54,20 +64,18 @@ if (!isMainThread) {
       const { n, rate, seconds } = m.churn;
       const total = Math.round(rate * seconds);
       const finalValues = {};
+      const t0 = performance.now();
       for (let i = 0; i < total; i++) {
-        await new Promise((r) => setTimeout(r, 1000 / rate));
+        const late = t0 + (i * 1000) / rate - performance.now();
+        if (late > 0) await new Promise((r) => setTimeout(r, late));
         const name = `w-${Math.floor(random() * n)}`;
         api.patch(widgets, NS, name, { spec: { value: i + 1 } });
         finalValues[`${NS}/${name}`] = i + 1;
       }
-      parentPort.postMessage({ churned: total, finalValues });
-    }
-    if (m.close) {
-      await api.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
+      parentPort.postMessage({ churned: total, churnMs: performance.now() - t0, finalValues });
     }
   });
+  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
 } else {
   const args = benchArgs(process.argv.slice(2));
   const RATE = Number(args.option('rate', '40'));
@@ -81,46 +89,34 @@ if (!isMainThread) {
   // faults.slowEvents, so a watch then carries at most 1000/MS events a second): a real API
   // server's watch cache hears of a write from etcd after it has answered it, and lags further
   // under load; the fake server otherwise sends the event before the answer.
-  const WATCH_DELAY = Number(args.option('watch-delay', '5'));
+  // Default 1 ms: the held lines queue up one after another, so 5 ms (the default before) capped a
+  // watch at 200 lines a second, fewer on a loaded machine (timers fire late); at 40 changes/s the
+  // widgets' watch carries about 120 (spec changes and status writes) and fell seconds behind, so
+  // that the "watch lag" measured the fake server's queue, not a round trip.
+  const WATCH_DELAY = Number(args.option('watch-delay', '1'));
   // --requeue-after MS: a reconcile that changed the ConfigMap asks to be run again MS later (to
   // check that it converged, as controllers polling something do); that reconcile comes soon
   // after the controller's own status write. Default: none.
   const REQUEUE_AFTER = Number(args.option('requeue-after', '0'));
+  // --agent-per-request: the controller's writes use client-node's own API clients, which open a
+  // new TLS connection for every request (see keepAliveApiClient.mjs); default: one keep-alive
+  // connection pool per API client.
+  const AGENT_PER_REQUEST = args.switch('agent-per-request');
   const jsonOut = args.option('json', undefined);
   const [N = 500] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
-  const { CoreV1Api, CustomObjectsApi, KubeConfig } = await import('@kubernetes/client-node');
-
-  const startServer = () =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url));
-      worker.once('error', reject);
-      worker.once('message', (m) => {
-        const kc = new KubeConfig();
-        kc.loadFromString(m.kubeConfig);
-        resolve({ worker, kc });
-      });
-    });
-  const ask = (worker, message, answer) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m[answer] !== undefined) {
-          worker.off('message', on);
-          resolve(m);
-        }
-      };
-      worker.on('message', on);
-      worker.postMessage(message);
-    });
+  const { CoreV1Api, CustomObjectsApi } = await import('@kubernetes/client-node');
   const pct = (xs, p) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]);
   const round = (ms) => Math.round(ms * 100) / 100;
   const codeOf = (e) => e?.code ?? e?.cause?.code ?? e?.response?.statusCode;
 
   async function run(readYourWrites) {
-    const { worker, kc } = await startServer();
+    const { worker, kc } = await startServerThread(new URL(import.meta.url));
     await ask(worker, { create: N, children: PRECREATE, watchDelayMs: WATCH_DELAY }, 'created');
-    const core = kc.makeApiClient(CoreV1Api);
-    const custom = kc.makeApiClient(CustomObjectsApi);
+    const clients = AGENT_PER_REQUEST
+      ? [{ api: kc.makeApiClient(CoreV1Api), destroy() {} }, { api: kc.makeApiClient(CustomObjectsApi), destroy() {} }]
+      : [await keepAliveApiClient(kc, CoreV1Api), await keepAliveApiClient(kc, CustomObjectsApi)];
+    const [core, custom] = clients.map((c) => c.api);
     const factory = rx.sharedInformerFactory(kc, { namespace: NS, logger: false });
     const widgetInformer = factory.informerFor(widgets);
     const configMaps = factory.configMaps();
@@ -143,7 +139,8 @@ if (!isMainThread) {
         } else if (statusSeenAt.size < 100_000) statusSeenAt.set(rv, performance.now());
       },
     });
-    const counted = async (write) => {
+    const bucket = sharedBucket(rx);
+    const counted = async (key, write) => {
       try {
         return await write();
       } catch (e) {
@@ -151,9 +148,12 @@ if (!isMainThread) {
         if (code === 409) counts.conflicts409++;
         else if (code === 422) counts.conflicts422++;
         else counts.otherErrors++;
+        bucket.failed(key, code === 409 || code === 422 ? 'conflict' : 'other');
         throw e;
       }
     };
+    const reconcileMs = [];
+    let queueDepthMax = 0;
     const ctl = rx.controller({
       name: 'churn',
       for: widgetInformer,
@@ -163,7 +163,10 @@ if (!isMainThread) {
       predicates: [rx.generationChanged],
       concurrency: CONCURRENCY,
       readYourWrites,
+      rateLimiter: bucket.rateLimiter,
+      logger: false,
       reconcile: async (key, ctx) => {
+        if (key === bucket.probeKey) return bucket.probe();
         const w = ctx.object;
         if (!w) return;
         counts.reconciles++;
@@ -177,7 +180,7 @@ if (!isMainThread) {
         if (child === undefined) {
           counts.creates++;
           changed = true;
-          await counted(() =>
+          await counted(key, () =>
             ctx.track(
               core.createNamespacedConfigMap({
                 namespace: NS,
@@ -193,12 +196,12 @@ if (!isMainThread) {
         } else if (child.data?.value !== want) {
           counts.childUpdates++;
           changed = true;
-          await counted(() => ctx.track(core.replaceNamespacedConfigMap({ name, namespace: NS, body: { ...child, data: { value: want } } })));
+          await counted(key, () => ctx.track(core.replaceNamespacedConfigMap({ name, namespace: NS, body: { ...child, data: { value: want } } })));
         }
         const body = rx.jsonPatch(w, (d) => {
           d.status = { observed: w.spec.value, reconciles: (w.status?.reconciles ?? 0) + 1 };
         });
-        const written = await counted(() =>
+        const written = await counted(key, () =>
           ctx.track(custom.patchNamespacedCustomObjectStatus({ group: widgets.group, version: widgets.version, plural: widgets.plural, namespace: NS, name, body })),
         );
         counts.statusWrites++;
@@ -211,6 +214,7 @@ if (!isMainThread) {
     });
     ctl.metrics$.subscribe((m) => {
       if (m.type === 'ownWritesWait') waits.push(m.seconds * 1000);
+      else if (m.type === 'reconcile') reconcileMs.push(m.seconds * 1000);
     });
     const timeouts = [];
     ctl.errors$.subscribe((e) => {
@@ -221,9 +225,16 @@ if (!isMainThread) {
     // --precreate: the churn starts once every widget has been reconciled once (bounded: 120 s).
     const initialBy = performance.now() + 120_000;
     while (PRECREATE && reconciledKeys.size < N && performance.now() < initialBy) await new Promise((r) => setTimeout(r, 50));
-    const t0 = performance.now();
-    const { finalValues } = await ask(worker, { churn: { n: N, rate: RATE, seconds: SECONDS } }, 'churned');
-    const churnMs = performance.now() - t0;
+    // From here on: the probe fails once a second; the queue's depth is sampled every 100 ms; how
+    // busy each thread's event loop is, is measured over the churn (what limits the rate).
+    const stopProbing = bucket.startProbing(ctl.queue);
+    const sampler = setInterval(() => void (queueDepthMax = Math.max(queueDepthMax, ctl.queue.len())), 100);
+    const reconcilesBefore = counts.reconciles;
+    const elu0 = { main: performance.eventLoopUtilization(), server: worker.performance.eventLoopUtilization() };
+    const { finalValues, churned, churnMs } = await ask(worker, { churn: { n: N, rate: RATE, seconds: SECONDS } }, 'churned');
+    const eluMain = performance.eventLoopUtilization(elu0.main).utilization;
+    const eluServer = worker.performance.eventLoopUtilization(elu0.server).utilization;
+    const reconcilesDuringChurn = counts.reconciles - reconcilesBefore;
     // Settle: up to 30 s for every widget's status to show its final spec.
     const behind = () =>
       Object.entries(finalValues).filter(([key, v]) => widgetInformer.getByKey(key)?.status?.observed !== v).length;
@@ -233,13 +244,25 @@ if (!isMainThread) {
     const keysBehind = behind();
     const unreconciled = N - reconciledKeys.size;
     const withoutChild = widgetInformer.listKeys().filter((k) => configMaps.getByKey(k) === undefined).length;
+    stopProbing();
+    clearInterval(sampler);
+    // The probe's last failure may wait for the bucket well past the settle: time it (bounded).
+    await bucket.retried(120_000);
     await ctl.stop();
     await factory.shutdown();
-    await ask(worker, { close: true }, 'closed');
+    for (const c of clients) c.destroy();
+    await stopServerThread(worker);
     const conflicts = counts.conflicts409 + counts.conflicts422;
     return {
       readYourWrites,
       churnSeconds: round(churnMs / 1000),
+      // What the other writer achieved, and what the controller did meanwhile.
+      changesPerSecond: round(churned / (churnMs / 1000)),
+      reconcilesPerSecond: round(reconcilesDuringChurn / (churnMs / 1000)),
+      eventLoopUtilization: { main: round(eluMain), server: round(eluServer) },
+      reconcileP50Ms: round(pct(reconcileMs, 0.5)),
+      reconcileP99Ms: round(pct(reconcileMs, 0.99)),
+      queueDepthMax,
       ...counts,
       conflicts,
       staleRatio: round((counts.stale / Math.max(1, counts.reconciles)) * 100) / 100,
@@ -253,9 +276,11 @@ if (!isMainThread) {
       waitP99Ms: round(pct(waits, 0.99)),
       watchLagP50Ms: round(pct(watchLag, 0.5)),
       watchLagP99Ms: round(pct(watchLag, 0.99)),
+      sharedBucket: bucket.report(pct, round),
     };
   }
 
+  const loadBefore = os.loadavg().map(round);
   const on = await run(true);
   const off = await run(false);
   const result = {
@@ -266,6 +291,8 @@ if (!isMainThread) {
     rate: RATE,
     seconds: SECONDS,
     concurrency: CONCURRENCY,
+    agentPerRequest: AGENT_PER_REQUEST,
+    loadAverage: { before: loadBefore, after: os.loadavg().map(round) },
     on,
     off,
     // Off over on, with on counted as at least 1 (0 conflicts with it on reads as "off's count or more").

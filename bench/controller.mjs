@@ -6,20 +6,27 @@
 //               of informer has reconciled all N keys;
 // from the moment the writes are requested. The server runs in a worker thread (its own event
 // loop, as a real API server is another process), so the main thread measures only the client.
-// Runs alternate (informer, controller, informer, ...), each on a fresh server; medians reported.
+// A warm-up pair first (not counted), then RUNS pairs in alternating order (informer first, then
+// controller first), each run on a fresh server after a full GC; medians reported, and with them
+// the main thread's CPU time and run-queue wait per run (threadClock.mjs: on a loaded machine the
+// wall time's spread is mostly time spent waiting for a core), and the load average.
 //
 // usage (from the repo root, after `npm run build`):
 //   node bench/controller.mjs [N=10000] [--concurrency 10] [--runs 5] [--json out.json]
 import { writeFileSync } from 'node:fs';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import os from 'node:os';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
+import { threadClock, threadClockSince } from './threadClock.mjs';
+import { serveInThread, startServerThread, stopServerThread as stopServer } from './serverThread.mjs';
 
 if (!isMainThread) {
   // The server thread: start, report the kubeconfig; on { create: n } write n ConfigMaps at once.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
-  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
-  parentPort.on('message', async (m) => {
+  serveInThread(api, parentPort, (m) => {
     if (m.create) {
       const objects = Array.from({ length: m.create }, (_, i) => ({
         apiVersion: 'v1',
@@ -30,12 +37,8 @@ if (!isMainThread) {
       api.writeMany('configmaps', objects);
       parentPort.postMessage({ created: m.create });
     }
-    if (m.close) {
-      await api.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
-    }
   });
+  parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
 } else {
   const args = benchArgs(process.argv.slice(2));
   const CONCURRENCY = Number(args.option('concurrency', '10'));
@@ -43,31 +46,19 @@ if (!isMainThread) {
   const jsonOut = args.option('json', undefined);
   const [N = 10000] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
-  const { KubeConfig } = await import('@kubernetes/client-node');
+  const startServer = () => startServerThread(new URL(import.meta.url));
 
-  /** A fresh server thread; resolves with it and a KubeConfig for it. */
-  const startServer = () =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url));
-      worker.once('error', reject);
-      worker.once('message', (m) => {
-        const kc = new KubeConfig();
-        kc.loadFromString(m.kubeConfig);
-        resolve({ worker, kc });
-      });
-    });
-  const stopServer = (worker) =>
-    new Promise((resolve) => {
-      worker.once('exit', resolve);
-      worker.postMessage({ close: true });
-    });
-
-  /** Times from the create request until `done` resolves (it is armed before the request). */
+  /**
+   * Times from the create request until `done` resolves (it is armed before the request): wall
+   * time, and the main thread's CPU and run-queue time over the same window (threadClock.mjs).
+   */
   async function timed(worker, done) {
     const t0 = performance.now();
+    const c0 = threadClock();
     worker.postMessage({ create: N });
     await done;
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    return { ms, ...threadClockSince(c0) };
   }
 
   async function informerRun() {
@@ -80,24 +71,26 @@ if (!isMainThread) {
     inf.addEventHandler({ add: () => void (++adds === N && resolveDone()) });
     factory.start();
     await factory.waitForCacheSync();
-    const ms = await timed(worker, done);
+    const timing = await timed(worker, done);
     await factory.shutdown();
     await stopServer(worker);
-    return ms;
+    return timing;
   }
 
   async function controllerRun() {
     const { worker, kc } = await startServer();
     const factory = rx.sharedInformerFactory(kc, { namespace: 'bench' });
-    const reconciled = new Set();
+    // A counter, as the informer run's handler has: each key is created once and reconciled once
+    // (nothing requeues a success); checked after the timing. (A Set of the keys here cost the
+    // controller run alone about 30 ms over 10,000 keys in a CPU profile.)
+    let reconciled = 0;
     let resolveDone;
     const done = new Promise((r) => (resolveDone = r));
     const ctl = rx.controller({
       for: factory.configMaps(),
       concurrency: CONCURRENCY,
-      reconcile: (key) => {
-        reconciled.add(key);
-        if (reconciled.size === N) resolveDone();
+      reconcile: () => {
+        if (++reconciled === N) resolveDone();
       },
     });
     ctl.start();
@@ -111,29 +104,78 @@ if (!isMainThread) {
         }
       });
     });
-    const ms = await timed(worker, done);
+    const timing = await timed(worker, done);
+    const { success } = ctl.stats().reconcileTotal;
+    if (success !== N || factory.configMaps().listKeys().length !== N) throw new Error(`controller run: ${success} reconciles for ${N} keys`);
     await ctl.stop();
     await factory.shutdown();
     await stopServer(worker);
-    return ms;
+    return timing;
   }
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const informerMs = [];
-  const controllerMs = [];
+  // Each run on a fresh server thread, with a full GC before it (so that one run's garbage is not
+  // collected in the next one's window). A warm-up pair first, not counted (the JIT compiles the
+  // informer, the controller and client-node's parsing in it). Then RUNS pairs, the order
+  // alternating (informer first, then controller first), so that a drift of the machine's load
+  // falls on both alike. Medians of each; the bar is the ratio of the wall-time medians.
+  const gc = (() => {
+    v8.setFlagsFromString('--expose-gc');
+    return vm.runInNewContext('gc');
+  })();
+  const measured = async (run) => {
+    gc();
+    return run();
+  };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const round = (x) => (x === undefined ? undefined : Math.round(x));
+  const loadBefore = os.loadavg().map((l) => Number(l.toFixed(2)));
+  const warmUp = { informer: await measured(informerRun), controller: await measured(controllerRun) };
+  const informer = [];
+  const controller = [];
   for (let r = 0; r < RUNS; r++) {
-    informerMs.push(await informerRun());
-    controllerMs.push(await controllerRun({ rx, N, CONCURRENCY, startServer, stopServer, timed }));
+    if (r % 2 === 0) {
+      informer.push(await measured(informerRun));
+      controller.push(await measured(controllerRun));
+    } else {
+      controller.push(await measured(controllerRun));
+      informer.push(await measured(informerRun));
+    }
   }
+  const loadAfter = os.loadavg().map((l) => Number(l.toFixed(2)));
+  const of = (runs, field) => runs.map((x) => x[field]);
+  const hasCpu = informer.every((x) => x.cpuMs !== undefined);
   const result = {
     N,
     concurrency: CONCURRENCY,
     runs: RUNS,
-    informerMs: informerMs.map(Math.round),
-    controllerMs: controllerMs.map(Math.round),
-    informerMedianMs: Math.round(median(informerMs)),
-    controllerMedianMs: Math.round(median(controllerMs)),
-    ratio: Number((median(controllerMs) / median(informerMs)).toFixed(2)),
+    loadAverage: { before: loadBefore, after: loadAfter },
+    warmUpMs: { informer: round(warmUp.informer.ms), controller: round(warmUp.controller.ms) },
+    informerMs: of(informer, 'ms').map(round),
+    controllerMs: of(controller, 'ms').map(round),
+    informerMedianMs: round(median(of(informer, 'ms'))),
+    controllerMedianMs: round(median(of(controller, 'ms'))),
+    ratio: Number((median(of(controller, 'ms')) / median(of(informer, 'ms'))).toFixed(2)),
+    // Each pair's own ratio (controller over the informer run next to it), median.
+    pairRatioMedian: Number(median(controller.map((c, i) => c.ms / informer[i].ms)).toFixed(2)),
+    ...(hasCpu
+      ? {
+          // The main thread's CPU time (the client's own cost, whatever the load) and how long it
+          // waited for a core (what the load added to the wall time).
+          informerCpuMs: of(informer, 'cpuMs').map(round),
+          controllerCpuMs: of(controller, 'cpuMs').map(round),
+          cpuRatio: Number((median(of(controller, 'cpuMs')) / median(of(informer, 'cpuMs'))).toFixed(2)),
+          informerRunQueueMs: of(informer, 'runQueueMs').map(round),
+          controllerRunQueueMs: of(controller, 'runQueueMs').map(round),
+          // The other threads (the server's worker thread above all): CPU and run-queue wait.
+          informerServerCpuMs: of(informer, 'otherCpuMs').map(round),
+          controllerServerCpuMs: of(controller, 'otherCpuMs').map(round),
+          informerServerRunQueueMs: of(informer, 'otherRunQueueMs').map(round),
+          controllerServerRunQueueMs: of(controller, 'otherRunQueueMs').map(round),
+        }
+      : {}),
     bar: 1.5,
   };
   result.pass = result.ratio <= result.bar;

@@ -13,13 +13,14 @@
 //   node bench/failover.mjs [N=10000] [--runs 3] [--json out.json]
 // Bounded: every wait has a timeout (60 s); fixed run count.
 import { writeFileSync } from 'node:fs';
-import { Worker, isMainThread, parentPort } from 'node:worker_threads';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
+import { serveInThread, startServerThread, stopServerThread as stopServer } from './serverThread.mjs';
 
 if (!isMainThread) {
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
-  parentPort.on('message', async (m) => {
+  serveInThread(api, parentPort, (m) => {
     if (m.create) {
       const objects = Array.from({ length: m.create }, (_, i) => ({
         apiVersion: 'v1',
@@ -30,11 +31,6 @@ if (!isMainThread) {
       api.writeMany('configmaps', objects);
       parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
     }
-    if (m.close) {
-      await api.close();
-      parentPort.postMessage({ closed: true });
-      parentPort.close();
-    }
   });
 } else {
   const args = benchArgs(process.argv.slice(2));
@@ -42,26 +38,10 @@ if (!isMainThread) {
   const jsonOut = args.option('json', undefined);
   const [N = 10000] = args.rest.map(Number);
   const rx = await import('../dist/esm/index.js');
-  const { KubeConfig } = await import('@kubernetes/client-node');
   const timings = { leaseDuration: 2_000, renewDeadline: 1_200, retryPeriod: 300 };
   const LIMIT_MS = 60_000;
 
-  const startServer = () =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(new URL(import.meta.url));
-      worker.once('error', reject);
-      worker.once('message', (m) => {
-        const kc = new KubeConfig();
-        kc.loadFromString(m.kubeConfig);
-        resolve({ worker, kc });
-      });
-      worker.postMessage({ create: N });
-    });
-  const stopServer = (worker) =>
-    new Promise((resolve) => {
-      worker.once('exit', resolve);
-      worker.postMessage({ close: true });
-    });
+  const startServer = () => startServerThread(new URL(import.meta.url), { create: N });
   const within = (promise, what) =>
     Promise.race([promise, new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), LIMIT_MS).unref())]);
   const statusIs = (ctl, wanted) =>

@@ -1,16 +1,4 @@
-import {
-  Observable,
-  catchError,
-  defaultIfEmpty,
-  defer,
-  from,
-  isObservable,
-  map,
-  of,
-  race,
-  takeLast,
-  type SchedulerLike,
-} from 'rxjs';
+import { Observable, defaultIfEmpty, isObservable, map, race, takeLast, type SchedulerLike } from 'rxjs';
 import { isPromiseLike } from '../meta/isPromiseLike.js';
 import { longTimer } from '../timers/longTimer.js';
 import { apiErrorRetryAfterMs } from '../write/apiErrorStatus.js';
@@ -63,35 +51,58 @@ export function runReconcile<T>(
   abort: Pick<AbortController, 'abort'>,
   options: { timeoutMs?: number; scheduler: SchedulerLike; priority: number },
 ): Observable<ReconcileOutcome> {
-  const run$ = defer(() => {
-    const returned = reconcile(key, ctx);
-    return isObservable(returned) ? returned.pipe(takeLast(1)) : isPromiseLike<ReconcileResult | void>(returned) ? from(returned) : of(returned);
-  }).pipe(defaultIfEmpty(undefined));
-  const timed$ =
-    options.timeoutMs === undefined
-      ? run$
-      : race(
-          run$,
-          longTimer(options.timeoutMs, options.scheduler).pipe(
-            map(() => {
-              abort.abort();
-              throw new ReconcileTimeoutError(key, options.timeoutMs as number);
-            }),
-          ),
-        );
-  return timed$.pipe(
-    map((result) => outcomeOf(result, options.priority)),
-    catchError((error: unknown) => {
-      const retryAfterMs = retryAfterDelay(apiErrorRetryAfterMs(error, () => options.scheduler.now()));
-      return of<ReconcileOutcome>({
-        result: 'error',
-        error,
-        terminal: isTerminal(error),
-        priority: options.priority,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-      });
-    }),
+  // One Observable, no operator chain: this runs once per reconcile, and a chain of defer, from,
+  // defaultIfEmpty, map and catchError was most of a trivial reconcile's cost in the controller
+  // (bench/controller.mjs). Same timing: a value or a throw settles at once, a Promise on its
+  // `then`, an Observable on its last value (undefined if it completes empty).
+  const run$ = new Observable<ReconcileOutcome>((subscriber) => {
+    const settle = (outcome: ReconcileOutcome): void => {
+      subscriber.next(outcome);
+      subscriber.complete();
+    };
+    const fail = (error: unknown): void => settle(errorOutcome(error, options));
+    const succeed = (result: ReconcileResult | void): void => {
+      let outcome: ReconcileOutcome;
+      try {
+        outcome = outcomeOf(result, options.priority);
+      } catch (e) {
+        return fail(e);
+      }
+      settle(outcome);
+    };
+    let returned: ReturnType<Reconciler<T>>;
+    try {
+      returned = reconcile(key, ctx);
+    } catch (e) {
+      return fail(e);
+    }
+    if (isObservable(returned)) return returned.pipe(takeLast(1), defaultIfEmpty(undefined)).subscribe({ next: succeed, error: fail });
+    if (isPromiseLike<ReconcileResult | void>(returned)) returned.then(succeed, fail);
+    else succeed(returned);
+    return undefined;
+  });
+  if (options.timeoutMs === undefined) return run$;
+  const timeoutMs = options.timeoutMs;
+  return race(
+    run$,
+    longTimer(timeoutMs, options.scheduler).pipe(
+      map(() => {
+        abort.abort();
+        return errorOutcome(new ReconcileTimeoutError(key, timeoutMs), options);
+      }),
+    ),
   );
+}
+
+function errorOutcome(error: unknown, options: { scheduler: SchedulerLike; priority: number }): ReconcileOutcome {
+  const retryAfterMs = retryAfterDelay(apiErrorRetryAfterMs(error, () => options.scheduler.now()));
+  return {
+    result: 'error',
+    error,
+    terminal: isTerminal(error),
+    priority: options.priority,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
 }
 
 function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileOutcome {

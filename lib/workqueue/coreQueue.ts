@@ -73,6 +73,8 @@ export interface CoreQueue<T> {
  * ```
  */
 export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Subject<WorkQueueMetricEvent>): CoreQueue<T> {
+  // Events are built only while someone listens (\`metrics.observed\`): three a key otherwise made
+  // for nobody, on the controller's hottest path.
   const active = new Map<T, Active>();
   const readyHeap = new BinaryHeap<ReadyEntry<T>>((a, b) => (a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq));
   const depth = new Map<number, number>();
@@ -124,7 +126,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
     }
     count(priority, +1);
     adds++;
-    metrics.next({ type: 'add' });
+    if (metrics.observed) metrics.next({ type: 'add' });
     pump();
   };
 
@@ -137,7 +139,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       active.set(entry.key, { kind: 'held', startedAt: t });
       readyCount--;
       count(entry.priority, -1);
-      metrics.next({ type: 'get', queueSeconds: (t - state.addedAt) / 1000 });
+      if (metrics.observed) metrics.next({ type: 'get', queueSeconds: (t - state.addedAt) / 1000 });
       return { key: entry.key, priority: entry.priority };
     }
     return undefined;
@@ -191,7 +193,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       const state = active.get(key);
       if (state === undefined || state.kind === 'ready') throw new NotInFlightError(name, key);
       active.delete(key);
-      metrics.next({ type: 'done', workSeconds: (now() - state.startedAt) / 1000 });
+      if (metrics.observed) metrics.next({ type: 'done', workSeconds: (now() - state.startedAt) / 1000 });
       if (state.kind === 'heldDirty') {
         dirtyHeld--;
         makeReady(key, state.priority, state.addedAt);

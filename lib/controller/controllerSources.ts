@@ -1,6 +1,6 @@
 import { Subject, Subscription, type Observable } from 'rxjs';
 import { ControllerSourceError } from './controllerSourceError.js';
-import { SOURCE_SYNCED, type KeySource } from './keySource.js';
+import { isKeysFailed, SOURCE_SYNCED, type KeySource } from './keySource.js';
 
 /**
  * Options of {@link ControllerSources}.
@@ -98,6 +98,7 @@ export class ControllerSources {
           if (e === SOURCE_SYNCED) return markSynced();
           if (typeof e === 'string' && e !== '') return this.options.enqueue(e, 0);
           if (isTrigger(e)) return this.options.enqueue(e.key, e.priority ?? 0);
+          if (isKeysFailed(e)) return this.errors.next(new ControllerSourceError(this.options.name, name, 'keysFailed', e.keysFailed));
           this.errors.next(new ControllerSourceError(this.options.name, name, 'invalidKey', e));
         },
         error: (e: unknown) => ended('error', e),

@@ -29,6 +29,31 @@ export interface Trigger {
 export const SOURCE_SYNCED: { readonly synced: true } = Object.freeze({ synced: true as const });
 
 /**
+ * What an informer-built source emits instead of keys when mapping a change to keys threw (a
+ * predicate, an `owns`/`watches` mapper): that change triggers nothing, the source goes on, and
+ * the controller reports it on its `errors$` (a `ControllerSourceError`, reason `keysFailed`),
+ * not on the informer's.
+ *
+ * @example
+ * ```ts
+ * source$.pipe(filter((e) => !isKeysFailed(e)));
+ * ```
+ */
+export interface KeysFailed {
+  readonly keysFailed: unknown;
+}
+
+/**
+ * Whether a source's emission is a {@link KeysFailed}.
+ *
+ * @example
+ * ```ts
+ * if (isKeysFailed(e)) console.warn(e.keysFailed);
+ * ```
+ */
+export const isKeysFailed = (e: unknown): e is KeysFailed => typeof e === 'object' && e !== null && 'keysFailed' in e;
+
+/**
  * A controller's trigger: an Observable of keys (plain strings or {@link Trigger}s). `for`, `owns`
  * and `watches` are sources built from informers ({@link informerKeys}); any other Observable fits
  * too (a timer, a webhook, a message queue), given to the controller's `sources` option or to
@@ -40,7 +65,7 @@ export const SOURCE_SYNCED: { readonly synced: true } = Object.freeze({ synced: 
  * const nightly: KeySource = interval(86_400_000).pipe(map(() => 'shop/web'));
  * ```
  */
-export type KeySource = Observable<string | Trigger | typeof SOURCE_SYNCED>;
+export type KeySource = Observable<string | Trigger | typeof SOURCE_SYNCED | KeysFailed>;
 
 /**
  * Options of {@link informerKeys}.
@@ -64,7 +89,7 @@ export interface InformerKeysOptions<T> {
  * The keys an informer's changes map to, as a source: subscribing adds a handler to the informer
  * (and starts it), unsubscribing removes it. Each change emits its keys as {@link Trigger}s at
  * {@link changePriority} (initial list and resyncs low); {@link SOURCE_SYNCED} follows the last
- * change of the initial list.
+ * change of the initial list; a change whose mapping throws emits a {@link KeysFailed}.
  *
  * ```text
  * informer:  [list a b]----c'------
@@ -80,14 +105,23 @@ export function informerKeys<T>(
   informer: TriggerInformer<T>,
   keysOf: (change: Notification<T>) => Iterable<string>,
   options: InformerKeysOptions<T> = {},
-): Observable<Trigger | typeof SOURCE_SYNCED> {
+): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
   return new Observable((subscriber) => {
     const registration = informer.addEventHandler(
       {
         next: (change: Notification<T>) => {
+          // The mapping is the controller's code, not the informer's: its failure goes down this
+          // source to the controller's errors$.
+          let keys: string[];
+          try {
+            keys = [...keysOf(change)];
+          } catch (e) {
+            subscriber.next({ keysFailed: e });
+            return;
+          }
           const skip = options.seen?.(change);
           const priority = changePriority(change as Notification<KubeObjectLike>);
-          for (const key of keysOf(change)) if (!skip?.has(key)) subscriber.next({ key, priority });
+          for (const key of keys) if (!skip?.has(key)) subscriber.next({ key, priority });
         },
       },
       options.name === undefined ? undefined : { name: options.name },
@@ -115,7 +149,7 @@ export function forKeys<T extends KubeObjectLike>(
   informer: TriggerInformer<T>,
   predicates: ReadonlyArray<ChangePredicate<T>> = [],
   options: InformerKeysOptions<T> = {},
-): Observable<Trigger | typeof SOURCE_SYNCED> {
+): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
   return informerKeys(informer, (n) => (predicates.every((p) => p(n)) ? [primaryKey(n)] : []), options);
 }
 
@@ -132,7 +166,7 @@ export function triggerKeys(
   source: TriggerSource,
   forKind?: OwnerKind,
   options: InformerKeysOptions<never> = {},
-): Observable<Trigger | typeof SOURCE_SYNCED> {
+): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
   return informerKeys(source.informer, (n) => source.keysOf(n, forKind), options);
 }
 

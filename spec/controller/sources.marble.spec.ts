@@ -115,6 +115,36 @@ describe('controller sources and results$ (marble tests, virtual time)', () => {
     expect(log).toEqual(['ns/a@5']);
   });
 
+  it("a predicate that throws is the controller's error (keysFailed on its errors$), not the informer's; that change triggers nothing, the others do", () => {
+    const ts = testScheduler();
+    const reconciled: string[] = [];
+    let seen: string[] = [];
+    const informerErrors: unknown[] = [];
+    ts.run(() => {
+      const deps = scriptedInformer(ts, [dep('a', '1'), dep('bad', '1')], '10ms x', { x: modified(dep('a', '2', 2)) });
+      deps.errors$.subscribe((e) => informerErrors.push(e));
+      const ctl = controller({
+        for: deps,
+        scheduler: ts,
+        predicates: [
+          (n) => {
+            if (n.type === 'add' && n.object.metadata.name === 'bad') throw new Error('predicate bug');
+            return true;
+          },
+        ],
+        reconcile: (key) => {
+          reconciled.push(`${key}@${ts.now()}`);
+        },
+      });
+      seen = errorsOf(ctl);
+      ctl.start();
+      ts.schedule(() => void Promise.all([ctl.stop(), deps.stop()]), 50);
+    });
+    expect(seen).toEqual(['for:keysFailed']);
+    expect(informerErrors).toEqual([]);
+    expect(reconciled).toEqual(['ns/a@5', 'ns/a@15']);
+  });
+
   it('an informer source that ends before it has synced counts as synced: the controller is not held back forever', () => {
     const ts = testScheduler();
     const events: string[] = [];

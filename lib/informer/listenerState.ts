@@ -83,7 +83,11 @@ export const idleState: IdleState = Object.freeze({ kind: 'idle' });
 /** @internal The closed state (one for all listeners). */
 export const closedState: ClosedState = Object.freeze({ kind: 'closed' });
 /** @internal A synchronous call with nothing waiting (the inline path: one for all listeners). */
-export const inlineState: DeliveringState<never> = Object.freeze({ kind: 'delivering', since: -1, waiting: undefined });
+export const inlineState: DeliveringState<never> = Object.freeze({
+  kind: 'delivering',
+  since: -1,
+  waiting: undefined,
+});
 
 /**
  * What the step is told:

@@ -24,7 +24,10 @@ const toInline: ListenerTransition<never> = Object.freeze({
 });
 const toIdle: ListenerTransition<never> = Object.freeze({ state: idleState, effect: none });
 const staysClosed: ListenerTransition<never> = Object.freeze({ state: closedState, effect: none });
-const toClosed: ListenerTransition<never> = Object.freeze({ state: closedState, effect: Object.freeze({ kind: 'close' }) });
+const toClosed: ListenerTransition<never> = Object.freeze({
+  state: closedState,
+  effect: Object.freeze({ kind: 'close' }),
+});
 const toOverflowed: ListenerTransition<never> = Object.freeze({
   state: closedState,
   effect: Object.freeze({ kind: 'overflow' }),
@@ -39,9 +42,9 @@ const toOverflowed: ListenerTransition<never> = Object.freeze({
  * listener performs the effect.
  *
  * ```text
- * input:   -n1------n2--n3------S------S-----n4-S-
- * state:   -D-------D---D-------D------I-----D--I-      (I idle, D delivering)
- * effect:  -d1------.---.-------d2-----d3----d4-.-      n1 returned a Promise; n4 returned nothing
+ * input:   -n1----n2--n3----S-----S-----S-----n4-S-      n: notification, S: settled
+ * state:   -D-----D---D-----D-----D-----I-----D--I-      I idle, D delivering
+ * effect:  -d1----.---.-----d2----d3----.-----d4-.-      n1-n3 return Promises; n4 returns nothing
  * ```
  *
  * @internal
@@ -73,7 +76,11 @@ export function listenerStep<T>(
   }
 }
 
-function notify<T>(state: ListenerState<T>, item: BatchNotification<T>, config: ListenerConfig): ListenerTransition<T> {
+function notify<T>(
+  state: ListenerState<T>,
+  item: BatchNotification<T>,
+  config: ListenerConfig,
+): ListenerTransition<T> {
   if (state.kind === 'idle') return toInline;
   if (state.kind === 'closed') return staysClosed;
   const waiting = state.waiting;
@@ -106,14 +113,16 @@ function overflow<T>(
 /** The handler returned a result still running: from now on it counts in the lag. */
 function awaiting<T>(state: ListenerState<T>, now: number): ListenerState<T> {
   if (state.kind === 'delivering' && state.since < 0) return { ...state, since: now };
-  if (state.kind === 'replaying' && state.inFlight !== undefined && state.inFlight < 0) return { ...state, inFlight: now };
+  if (state.kind === 'replaying' && state.inFlight !== undefined && state.inFlight < 0)
+    return { ...state, inFlight: now };
   return state;
 }
 
 /** The handler is done with one: the next from the replay, then from the buffer. */
 function settled<T>(state: ListenerState<T>): ListenerTransition<T> {
   if (state.kind === 'delivering') return takeWaiting(state.waiting);
-  if (state.kind === 'replaying') return replayNext(state.inFlight === undefined ? state : { ...state, inFlight: undefined });
+  if (state.kind === 'replaying')
+    return replayNext(state.inFlight === undefined ? state : { ...state, inFlight: undefined });
   return { state, effect: none };
 }
 
@@ -137,16 +146,21 @@ function replayNext<T>(state: ReplayingState<T>): ListenerTransition<T> {
   };
 }
 
-function startReplay<T>(
-  state: IdleOrBusy<T>,
-  replay: Replay<T>,
-  deferred: boolean,
-): ListenerTransition<T> {
+function startReplay<T>(state: IdleOrBusy<T>, replay: Replay<T>, deferred: boolean): ListenerTransition<T> {
   if (state.kind === 'idle') {
-    return replayNext({ kind: 'replaying', replay, ready: !deferred, inFlight: undefined, waiting: undefined });
+    return replayNext({
+      kind: 'replaying',
+      replay,
+      ready: !deferred,
+      inFlight: undefined,
+      waiting: undefined,
+    });
   }
   if (state.kind === 'delivering') {
-    return { state: { kind: 'replaying', replay, ready: !deferred, inFlight: state.since, waiting: state.waiting }, effect: none };
+    return {
+      state: { kind: 'replaying', replay, ready: !deferred, inFlight: state.since, waiting: state.waiting },
+      effect: none,
+    };
   }
   // A replay replacing one whose deferred start has not run yet waits for it too.
   return replayNext({ ...state, replay, ready: state.ready && !deferred });

@@ -32,7 +32,12 @@ import { listenerStep } from './listenerStep.js';
 import type { Notification } from './notification.js';
 import { BatchNotification, type ProcessedBatch } from './processDeltas.js';
 import { Replay, resyncReplay, type ReplaySource } from './replay.js';
-import { callHandler, isNotificationObserver, type EventHandler, type HandlerResult } from './resourceEventHandler.js';
+import {
+  callHandler,
+  isNotificationObserver,
+  type EventHandler,
+  type HandlerResult,
+} from './resourceEventHandler.js';
 import { determineResyncPeriod } from './resyncPeriod.js';
 import { resyncLook, resyncSchedule, type ResyncSchedule } from './resyncSchedule.js';
 import {
@@ -148,7 +153,11 @@ export class ProcessorListener<T> implements HandlerRegistration {
           ),
     );
     this.period = 0;
-    this.feed.add(inputs.checkPeriod$.subscribe((check) => (this.period = determineResyncPeriod(requestedResyncPeriod, check))));
+    this.feed.add(
+      inputs.checkPeriod$.subscribe(
+        (check) => (this.period = determineResyncPeriod(requestedResyncPeriod, check)),
+      ),
+    );
     this.resync = resyncSchedule(scheduler.now(), this.period);
     this.feed.add(inputs.batches$.subscribe((batch) => this.onBatch(batch)));
     if (inputs.initial) this.startInitialReplay(inputs.initial.snapshot, inputs.initial.synced);
@@ -257,7 +266,10 @@ export class ProcessorListener<T> implements HandlerRegistration {
   }
 
   /** Performs one effect; a delivery that finished at once returns the step that follows it. */
-  private effect(e: ListenerEffect<T>, input: ListenerInput<T> | undefined): ListenerTransition<T> | undefined {
+  private effect(
+    e: ListenerEffect<T>,
+    input: ListenerInput<T> | undefined,
+  ): ListenerTransition<T> | undefined {
     switch (e.kind) {
       case 'none':
         return undefined;
@@ -269,7 +281,12 @@ export class ProcessorListener<T> implements HandlerRegistration {
         return this.deliver(e.notification, e.key, e.counted);
       case 'catchUp': {
         for (const n of e.dropped) this.sync = trackFinished(this.sync, n);
-        const replay = new Replay(this.inputs.store.current, this.view, e.initial, this.inputs.scheduler.now());
+        const replay = new Replay(
+          this.inputs.store.current,
+          this.view,
+          e.initial,
+          this.inputs.scheduler.now(),
+        );
         return listenerStep(this.state, { type: 'replay', replay, deferred: false }, this.config);
       }
       case 'overflow': {

@@ -25,7 +25,11 @@ export interface SyncTracker {
 }
 
 /** Nothing given yet, the informer not synced. */
-export const initialSyncTracker: SyncTracker = Object.freeze({ upstreamSynced: false, pending: 0, synced: false });
+export const initialSyncTracker: SyncTracker = Object.freeze({
+  upstreamSynced: false,
+  pending: 0,
+  synced: false,
+});
 
 /** Whether a notification counts towards the handler's sync: an add of the initial list. */
 export function isInitial<T>(n: Notification<T>): boolean {
@@ -34,7 +38,9 @@ export function isInitial<T>(n: Notification<T>): boolean {
 
 /** A notification was given to the handler (client-go's `Start` for an initial-list add). */
 export function trackStart<T>(t: SyncTracker, n: Notification<T>): SyncTracker {
-  return t.synced || !isInitial(n) ? t : { upstreamSynced: t.upstreamSynced, pending: t.pending + 1, synced: false };
+  return t.synced || !isInitial(n)
+    ? t
+    : { upstreamSynced: t.upstreamSynced, pending: t.pending + 1, synced: false };
 }
 
 /** A notification was delivered, or dropped (client-go's `Finished` for an initial-list add). */

@@ -34,7 +34,11 @@ import { describeNotification } from '../../lib/testing/marbles.js';
 import { pod, testScheduler, type Pod } from './support.js';
 
 type Clock = { t: number };
-const config = (clock: Clock, bufferSize = Infinity, overflow: 'error' | 'dropAndResync' = 'error'): ListenerConfig => ({
+const config = (
+  clock: Clock,
+  bufferSize = Infinity,
+  overflow: 'error' | 'dropAndResync' = 'error',
+): ListenerConfig => ({
   bufferSize,
   overflow,
   now: () => clock.t,
@@ -42,7 +46,7 @@ const config = (clock: Clock, bufferSize = Infinity, overflow: 'error' | 'dropAn
 const add = (name: string, initial = false): BatchNotification<Pod> =>
   new BatchNotification(addNotification(pod(name, '1'), initial), `ns/${name}`, false);
 const snapshot = (...names: string[]): ReplaySource<Pod> => {
-  const m = new Map(names.map((n) => [`ns/${n}`, pod(n, '1')] as const));
+  const m = new Map<string, Pod>(names.map((n) => [`ns/${n}`, pod(n, '1')]));
   return { listKeys: () => [...m.keys()], getByKey: (k) => m.get(k) };
 };
 const replayOf = (names: string[], initial: boolean, at: number, deferred: boolean): ListenerInput<Pod> => ({
@@ -98,12 +102,23 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
   it.each<[string, Array<[number, ListenerInput<Pod>]>, string[]]>([
     [
       'an idle handler is given a notification at once; done with it, it is idle again',
-      [[0, add('a')], [0, settledInput]],
+      [
+        [0, add('a')],
+        [0, settledInput],
+      ],
       ['delivering since -1, 0 waiting: deliverInput', 'idle: none'],
     ],
     [
       'what arrives while the handler is busy waits, in order, and comes out when it is done',
-      [[0, add('a')], [1, awaitingInput], [2, add('b')], [3, add('c')], [5, settledInput], [6, settledInput], [7, settledInput]],
+      [
+        [0, add('a')],
+        [1, awaitingInput],
+        [2, add('b')],
+        [3, add('c')],
+        [5, settledInput],
+        [6, settledInput],
+        [7, settledInput],
+      ],
       [
         'delivering since -1, 0 waiting: deliverInput',
         'delivering since 1, 0 waiting: none',
@@ -116,7 +131,14 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
     ],
     [
       'a deferred replay delivers nothing until its start has run, then goes before what waits',
-      [[0, replayOf(['x', 'y'], true, 0, true)], [1, add('b')], [2, replayReadyInput], [3, settledInput], [4, settledInput], [5, settledInput]],
+      [
+        [0, replayOf(['x', 'y'], true, 0, true)],
+        [1, add('b')],
+        [2, replayReadyInput],
+        [3, settledInput],
+        [4, settledInput],
+        [5, settledInput],
+      ],
       [
         'replaying deferred, 2 left, in flight undefined, 0 waiting: none',
         'replaying deferred, 2 left, in flight undefined, 1 waiting: none',
@@ -128,7 +150,13 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
     ],
     [
       'a replay started while the handler is busy begins when it is done',
-      [[0, add('a')], [1, awaitingInput], [2, replayOf(['x'], false, 2, false)], [3, settledInput], [4, settledInput]],
+      [
+        [0, add('a')],
+        [1, awaitingInput],
+        [2, replayOf(['x'], false, 2, false)],
+        [3, settledInput],
+        [4, settledInput],
+      ],
       [
         'delivering since -1, 0 waiting: deliverInput',
         'delivering since 1, 0 waiting: none',
@@ -139,7 +167,11 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
     ],
     [
       'a replay replacing one whose deferred start has not run waits for that start too',
-      [[0, replayOf(['x'], true, 0, true)], [1, replayOf(['y'], false, 1, false)], [2, replayReadyInput]],
+      [
+        [0, replayOf(['x'], true, 0, true)],
+        [1, replayOf(['y'], false, 1, false)],
+        [2, replayReadyInput],
+      ],
       [
         'replaying deferred, 1 left, in flight undefined, 0 waiting: none',
         'replaying deferred, 1 left, in flight undefined, 0 waiting: none',
@@ -148,15 +180,37 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
     ],
     [
       'closing is final: it asks once for the teardown, then nothing more happens',
-      [[0, add('a')], [0, closeInput], [1, add('b')], [2, settledInput], [3, closeInput]],
-      ['delivering since -1, 0 waiting: deliverInput', 'closed: close', 'closed: none', 'closed: none', 'closed: none'],
+      [
+        [0, add('a')],
+        [0, closeInput],
+        [1, add('b')],
+        [2, settledInput],
+        [3, closeInput],
+      ],
+      [
+        'delivering since -1, 0 waiting: deliverInput',
+        'closed: close',
+        'closed: none',
+        'closed: none',
+        'closed: none',
+      ],
     ],
   ])('%s', (_, inputs, expected) => {
     expect(run(inputs)).toEqual(expected);
   });
 
   it("a bounded buffer with 'error': one more than its size closes the listener with an overflow", () => {
-    expect(run([[0, add('a')], [1, add('b')], [2, add('c')], [3, add('d')]], (c) => config(c, 2, 'error'))).toEqual([
+    expect(
+      run(
+        [
+          [0, add('a')],
+          [1, add('b')],
+          [2, add('c')],
+          [3, add('d')],
+        ],
+        (c) => config(c, 2, 'error'),
+      ),
+    ).toEqual([
       'delivering since -1, 0 waiting: deliverInput',
       'delivering since -1, 1 waiting: none',
       'delivering since -1, 2 waiting: none',
@@ -165,7 +219,16 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
   });
 
   it("a bounded buffer with 'dropAndResync': what waits and the new one are dropped for a catch-up", () => {
-    expect(run([[0, add('a')], [1, add('b')], [2, add('c', true)]], (c) => config(c, 1, 'dropAndResync'))).toEqual([
+    expect(
+      run(
+        [
+          [0, add('a')],
+          [1, add('b')],
+          [2, add('c', true)],
+        ],
+        (c) => config(c, 1, 'dropAndResync'),
+      ),
+    ).toEqual([
       'delivering since -1, 0 waiting: deliverInput',
       'delivering since -1, 1 waiting: none',
       'delivering since -1, 0 waiting: catchUp [add ns/b@1, add ns/c@1 initial]',
@@ -174,10 +237,16 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
 
   it('a catch-up that overflows the initial replay restarts it as initial', () => {
     const out = run(
-      [[0, replayOf(['x'], true, 0, true)], [1, add('b')], [2, add('c')]],
+      [
+        [0, replayOf(['x'], true, 0, true)],
+        [1, add('b')],
+        [2, add('c')],
+      ],
       (c) => config(c, 1, 'dropAndResync'),
     );
-    expect(out[2]).toBe('replaying deferred, 1 left, in flight undefined, 0 waiting: catchUp [add ns/b@1, add ns/c@1] initial');
+    expect(out[2]).toBe(
+      'replaying deferred, 1 left, in flight undefined, 0 waiting: catchUp [add ns/b@1, add ns/c@1] initial',
+    );
   });
 
   it('the inline path allocates nothing: the same shared transition for every idle handler', () => {
@@ -191,11 +260,24 @@ describe('listenerStep (pure): one handler delivery, input by input', () => {
 
   it('marbles: notifications (n) and settlings (s) of an asynchronous handler, folded by the step', () => {
     testScheduler().run(({ cold, expectObservable }) => {
-      const inputs: Record<string, ListenerInput<Pod>> = { a: add('a'), b: add('b'), c: add('c'), w: awaitingInput, s: settledInput };
+      const inputs: Record<string, ListenerInput<Pod>> = {
+        a: add('a'),
+        b: add('b'),
+        c: add('c'),
+        w: awaitingInput,
+        s: settledInput,
+      };
       const c = config({ t: 0 });
       const effects = cold('a-w-b-c---s--s--s-a-s', inputs).pipe(
-        scan((t: ListenerTransition<Pod>, input) => listenerStep(t.state, input, c), { state: idleState, effect: { kind: 'none' } } as ListenerTransition<Pod>),
-        map((t) => (t.effect.kind === 'deliver' ? describeNotification(t.effect.notification).split(' ')[1]! : t.effect.kind)),
+        scan((t: ListenerTransition<Pod>, input) => listenerStep(t.state, input, c), {
+          state: idleState,
+          effect: { kind: 'none' },
+        } as ListenerTransition<Pod>),
+        map((t) =>
+          t.effect.kind === 'deliver'
+            ? describeNotification(t.effect.notification).split(' ')[1]!
+            : t.effect.kind,
+        ),
       );
       expectObservable(effects).toBe('D-N-N-N---B--C--N-D-N', {
         D: 'deliverInput',
@@ -242,7 +324,9 @@ describe("syncTracker (pure, client-go's synctrack)", () => {
   });
 
   it('not synced before the informer is, even with nothing pending', () => {
-    expect(settleSync(trackFinished(trackStart(initialSyncTracker, initialAdd), initialAdd), false).synced).toBe(false);
+    expect(
+      settleSync(trackFinished(trackStart(initialSyncTracker, initialAdd), initialAdd), false).synced,
+    ).toBe(false);
     expect(settleSync(trackUpstreamSynced(initialSyncTracker), false).synced).toBe(true);
   });
 

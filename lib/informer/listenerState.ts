@@ -91,7 +91,8 @@ export const inlineState: DeliveringState<never> = Object.freeze({
 
 /**
  * What the step is told:
- * - a {@link BatchNotification}: a notification for this handler (from a batch or its own resync);
+ * - a {@link BatchNotification} (`type: 'notify'`): a notification for this handler (from a batch
+ *   or its own resync);
  * - `awaiting`: the notification with the handler returned a Promise or Observable still running;
  * - `settled`: the notification with the handler is done (returned, threw, or its result settled);
  * - `replay`: bring the handler up to date with this replay first (`deferred`: once `replayReady`);

@@ -12,7 +12,7 @@ import {
 } from './listenerState.js';
 import { NotificationBuffer } from './notificationBuffer.js';
 import type { Notification } from './notification.js';
-import { BatchNotification } from './processDeltas.js';
+import type { BatchNotification } from './processDeltas.js';
 import type { Replay } from './replay.js';
 
 const none: ListenerEffect<never> = Object.freeze({ kind: 'none' });
@@ -59,7 +59,7 @@ export function listenerStep<T>(
   input: ListenerInput<T>,
   config: ListenerConfig,
 ): ListenerTransition<T> {
-  if (input instanceof BatchNotification) return notify(state, input, config);
+  if (input.type === 'notify') return notify(state, input, config);
   if (state.kind === 'closed') return staysClosed;
   switch (input.type) {
     case 'awaiting':

@@ -28,6 +28,8 @@ import {
  * ```
  */
 export class BatchNotification<T> {
+  /** What it is to a handler's listener step (see `ListenerInput`). */
+  readonly type = 'notify' as const;
   constructor(
     readonly notification: Notification<T>,
     readonly key: string,

@@ -256,29 +256,31 @@ export class ProcessorListener<T> implements HandlerRegistration {
   }
 
   private perform(first: ListenerTransition<T>, input: ListenerInput<T> | undefined): void {
-    let t: ListenerTransition<T> | undefined = first;
-    while (t !== undefined) {
+    let t = first;
+    for (;;) {
       this.state = t.state;
       if (!this.sync.synced) this.settleSync();
       if (this.lagChanged.observed) this.lagChanged.next();
-      t = this.effect(t.effect, input);
+      const e = t.effect;
+      if (e.kind === 'none') return;
+      let next: ListenerTransition<T> | undefined;
+      // The deliveries first: they are the hot path.
+      if (e.kind === 'deliverInput') {
+        const item = input as BatchNotification<T>;
+        next = this.deliver(item.notification, item.key, true);
+      } else if (e.kind === 'deliver') {
+        next = this.deliver(e.notification, e.key, e.counted);
+      } else {
+        next = this.otherEffect(e);
+      }
+      if (next === undefined) return;
+      t = next;
     }
   }
 
-  /** Performs one effect; a delivery that finished at once returns the step that follows it. */
-  private effect(
-    e: ListenerEffect<T>,
-    input: ListenerInput<T> | undefined,
-  ): ListenerTransition<T> | undefined {
+  /** Performs an effect other than a delivery; a catch-up returns the step that starts its replay. */
+  private otherEffect(e: ListenerEffect<T>): ListenerTransition<T> | undefined {
     switch (e.kind) {
-      case 'none':
-        return undefined;
-      case 'deliverInput': {
-        const item = input as BatchNotification<T>;
-        return this.deliver(item.notification, item.key, true);
-      }
-      case 'deliver':
-        return this.deliver(e.notification, e.key, e.counted);
       case 'catchUp': {
         for (const n of e.dropped) this.sync = trackFinished(this.sync, n);
         const replay = new Replay(
@@ -297,6 +299,8 @@ export class ProcessorListener<T> implements HandlerRegistration {
       }
       case 'close':
         this.teardown(undefined);
+        return undefined;
+      default:
         return undefined;
     }
   }
@@ -318,6 +322,18 @@ export class ProcessorListener<T> implements HandlerRegistration {
       return this.finished(n, counted);
     }
     if (result == null) return this.finished(n, counted);
+    return this.awaitResult(result, n, counted);
+  }
+
+  /**
+   * The handler returned a Promise or Observable: it counts in the lag until it settles. A method of
+   * its own so that the synchronous path allocates no closure context.
+   */
+  private awaitResult(
+    result: PromiseLike<unknown> | Observable<unknown>,
+    n: Notification<T>,
+    counted: boolean,
+  ): ListenerTransition<T> | undefined {
     this.state = listenerStep(this.state, awaitingInput, this.config).state;
     if (this.lagChanged.observed) this.lagChanged.next();
     let during = true;

@@ -16,22 +16,42 @@ import {
 } from './notification.js';
 
 /**
- * What one batch did: the notifications to hand out, in order, each with its key and whether it is
- * a resync (an update whose resource version did not change: only handlers due a resync get it, I3),
- * and the index function errors met on the way. The informer's shared notification stream carries
- * these; every handler subscribes to it.
+ * One notification of a batch, as every handler's listener takes it: what to tell, the key it is
+ * about (for a `dropAndResync` handler's view), and whether it is a resync (an update whose
+ * resource version did not change: only handlers due a resync take it, I3). A class, not a literal
+ * (docs/PERFORMANCE.md, "Allocation-site pretenuring").
  *
+ * @internal
  * @example
  * ```ts
- * const batch: ProcessedBatch<V1Pod> = { notifications: [], keys: [], resyncs: [], errors: [], synced: false };
+ * const item = new BatchNotification(addNotification(pod, true), 'ns/pod', false);
+ * ```
+ */
+export class BatchNotification<T> {
+  /** What it is to a handler's listener step (see `ListenerInput`). */
+  readonly type = 'notify' as const;
+  constructor(
+    readonly notification: Notification<T>,
+    readonly key: string,
+    readonly resync: boolean,
+  ) {}
+}
+
+/**
+ * What one batch did: the notifications to hand out, in order, and the index function errors met
+ * on the way. The informer's shared notification stream carries these; every handler subscribes
+ * to it.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const batch: ProcessedBatch<V1Pod> = { notifications: [], errors: [], synced: false };
  * ```
  */
 export interface ProcessedBatch<T> {
-  readonly notifications: ReadonlyArray<Notification<T>>;
-  readonly keys: ReadonlyArray<string>;
-  readonly resyncs: ReadonlyArray<boolean>;
+  readonly notifications: ReadonlyArray<BatchNotification<T>>;
   readonly errors: ReadonlyArray<IndexFunctionError>;
-  /** The informer synced with this batch: each handler is synced once it has handled it. */
+  /** The informer synced with this batch: each handler's sync tracker hears it after the batch. */
   readonly synced: boolean;
 }
 
@@ -49,7 +69,7 @@ export interface ProcessedBatch<T> {
  * @example
  * ```ts
  * const done = processDeltas(writer, batch, 'pods');
- * done.notifications.forEach((n, i) => listeners.forEach((l) => l.push(n, done.keys[i])));
+ * for (const { notification, key } of done.notifications) console.log(key, notification.type);
  * ```
  */
 export function processDeltas<T extends KubeObjectLike>(
@@ -59,9 +79,7 @@ export function processDeltas<T extends KubeObjectLike>(
   /** The pops' keys are the store's keys (no transform that could rename): no second key per object. */
   popKeysAreStoreKeys = false,
 ): ProcessedBatch<T> {
-  const notifications: Array<Notification<T>> = [];
-  const keys: string[] = [];
-  const resyncs: boolean[] = [];
+  const notifications: Array<BatchNotification<T>> = [];
   const errors: IndexFunctionError[] = [];
   const relists = batch.relists;
   // What the store held before this batch, read only for a list's deletions (rare).
@@ -72,26 +90,23 @@ export function processDeltas<T extends KubeObjectLike>(
     for (let i = 0; i < pops.length; i++) {
       const pop = pops[i]!;
       while (relists !== undefined && mark < relists.length && relists[mark]!.at === i) {
-        deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications, keys, resyncs);
+        deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications);
       }
       for (const d of pop.deltas) {
         try {
           if (d.type === DeltaType.Deleted) {
             if (m.delete(d.object) === undefined) continue; // not held: nobody heard of it
-            notifications.push(deleteNotification(d.object));
-            resyncs.push(false);
+            notifications.push(new BatchNotification(deleteNotification(d.object), pop.key, false));
           } else {
             const obj = d.object as T;
             const old = popKeysAreStoreKeys ? m.upsertByKey(pop.key, obj) : m.upsert(obj);
             if (old === undefined) {
-              notifications.push(addNotification(obj, pop.isInInitialList));
-              resyncs.push(false);
+              notifications.push(new BatchNotification(addNotification(obj, pop.isInInitialList), pop.key, false));
             } else {
-              notifications.push(updateNotification(old, obj));
-              resyncs.push(isResync(d.type, old, obj));
+              const resync = isResync(d.type, old, obj);
+              notifications.push(new BatchNotification(updateNotification(old, obj), pop.key, resync));
             }
           }
-          keys.push(pop.key);
         } catch (e) {
           errors.push(
             indexFunctionError(
@@ -106,11 +121,11 @@ export function processDeltas<T extends KubeObjectLike>(
       }
     }
     while (relists !== undefined && mark < relists.length) {
-      deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications, keys, resyncs);
+      deleteUnlisted(m, relists[mark++]!, pops, storedKeys!, notifications);
     }
     if (batch.resourceVersion !== undefined) m.setResourceVersion(batch.resourceVersion);
   });
-  return { notifications, keys, resyncs, errors, synced: batch.synced };
+  return { notifications, errors, synced: batch.synced };
 }
 
 /**
@@ -124,9 +139,7 @@ function deleteUnlisted<T>(
   mark: RelistMark,
   pops: ReadonlyArray<FifoPop<T>>,
   storedKeys: ReadonlyArray<string>,
-  notifications: Array<Notification<T>>,
-  keys: string[],
-  resyncs: boolean[],
+  notifications: Array<BatchNotification<T>>,
 ): void {
   const queued = new Set<string>();
   for (let i = 0; i < mark.at; i++) queued.add(pops[i]!.key);
@@ -134,9 +147,7 @@ function deleteUnlisted<T>(
     if (mark.listed.has(key) || queued.has(key)) continue;
     const last = m.deleteByKey(key);
     if (last === undefined) continue;
-    notifications.push(deleteNotification<T>(new DeletedFinalStateUnknown(key, last)));
-    keys.push(key);
-    resyncs.push(false);
+    notifications.push(new BatchNotification(deleteNotification<T>(new DeletedFinalStateUnknown(key, last)), key, false));
   }
 }
 

@@ -27,9 +27,9 @@ import type { Informer } from './informer.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
 import { processDeltas, type ProcessedBatch } from './processDeltas.js';
-import { ProcessorListener, type ListenerSource } from './processorListener.js';
+import { ProcessorListener } from './processorListener.js';
 import { checkEventHandler, type EventHandler, type NotificationObserver } from './resourceEventHandler.js';
-import { determineResyncPeriod, normalizeResyncPeriod } from './resyncPeriod.js';
+import { normalizeResyncPeriod } from './resyncPeriod.js';
 import { errorLogger } from '../logging/errorLogger.js';
 import { syncedSnapshots } from './syncedSnapshots.js';
 import { waitForSync, type WaitForCacheSyncOptions } from './waitForSync.js';
@@ -58,7 +58,7 @@ const STOPPED: Phase = { kind: 'stopped' };
  * const pods: Informer<V1Pod> = new SharedIndexInformer(listWatch, { resyncPeriod: 30_000 });
  * ```
  */
-export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T>, ListenerSource<T> {
+export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T> {
   readonly scheduler: SchedulerLike;
   readonly store$: Observable<Store<T>>;
   readonly events$: Observable<Notification<T>>;
@@ -76,7 +76,8 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   /** The shared notification stream: one emission per batch; every handler subscribes to it. */
   private readonly batches = new Subject<ProcessedBatch<T>>();
   private readonly defaultResyncPeriod: number;
-  private resyncCheckPeriod: number;
+  /** The resync check period: each handler's own period follows it (client-go's `determineResyncPeriod`). */
+  private readonly resyncCheckPeriod: BehaviorSubject<number>;
   private transform: ((obj: T) => T) | undefined;
   private phase: Phase = IDLE;
   /** Whether it has ever run: the transform is fixed from then on. */
@@ -98,7 +99,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   ) {
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.defaultResyncPeriod = normalizeResyncPeriod(options.resyncPeriod);
-    this.resyncCheckPeriod = this.defaultResyncPeriod;
+    this.resyncCheckPeriod = new BehaviorSubject(this.defaultResyncPeriod);
     this.transform = options.transform;
     this.name = options.name ?? options.reflector?.expectedTypeName ?? '<unspecified>';
     this.log = errorLogger(options.logger, {
@@ -158,9 +159,6 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
   lister(): Lister<T> {
     // Reads through the informer's own reads, which hand out no snapshot (docs/store.md).
     return (this.cachedLister ??= lister(this));
-  }
-  snapshot(): Store<T> {
-    return this.writer.current;
   }
   getByKey(key: string): T | undefined {
     return this.writer.peekByKey(key);
@@ -240,33 +238,28 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
       options.resyncPeriod === undefined
         ? this.defaultResyncPeriod
         : normalizeResyncPeriod(options.resyncPeriod);
-    if (period > 0 && period < this.resyncCheckPeriod) {
-      if (running) {
-        period = this.resyncCheckPeriod;
-      } else {
-        this.resyncCheckPeriod = period;
-        for (const l of this.listeners) l.checkPeriodChanged(period);
-      }
+    const checkPeriod = this.resyncCheckPeriod.value;
+    if (period > 0 && period < checkPeriod) {
+      // Running: the period becomes the check period; before start: the check period goes down,
+      // and every handler's own period follows it.
+      if (running) period = checkPeriod;
+      else this.resyncCheckPeriod.next(period);
     }
-    const listener = new ProcessorListener<T>(
-      handler,
-      options,
-      period,
-      determineResyncPeriod(period, this.resyncCheckPeriod),
-      this,
-    );
+    // A running informer, or an idle one that ran before: replay what the store holds first (I5).
+    const replayFirst = running || this.writer.peek().size > 0;
+    const listener = new ProcessorListener<T>(handler, options, period, {
+      scheduler: this.scheduler,
+      store: this.writer,
+      batches$: this.batches,
+      checkPeriod$: this.resyncCheckPeriod,
+      initial: replayFirst ? { snapshot: this.writer.current, synced: this.synced } : undefined,
+    });
     this.listeners = [...this.listeners, listener];
     // The listener's own streams: its errors onto errors$; its end (removed, overflowed) drops it.
     listener.errors$.subscribe((e) => this.emitError(e));
     listener.closed$.subscribe(() => this.drop(listener));
-    listener.listen(this.batches);
     if (this.phase.kind === 'running')
-      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod));
-    // A running informer, or an idle one that ran before: replay what the store holds first (I5).
-    if (running || this.writer.peek().size > 0) {
-      listener.startInitialReplay(this.writer.current);
-      if (this.synced) listener.upstreamSynced();
-    }
+      this.phase.pipeline.add(listener.resyncTimer(this.resyncCheckPeriod.value));
     return listener;
   }
 
@@ -298,6 +291,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.listeners = [];
     const settled = listeners.map((l) => l.close());
     this.batches.complete();
+    this.resyncCheckPeriod.complete();
     this.writer.complete();
     this.syncedSubject.complete();
     this.errors.complete();
@@ -316,7 +310,7 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
       useWatchList: this.options.watchList,
       pageSize: this.options.pageSize,
     });
-    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod));
+    for (const l of this.listeners) pipeline.add(l.resyncTimer(this.resyncCheckPeriod.value));
     pipeline.add(r.errors$.subscribe((e) => this.emitError(e)));
     pipeline.add(
       r.bursts$

@@ -25,7 +25,7 @@ function run(mode: FifoMode, stored: Pod[], ...bursts: Array<Array<ReflectorEven
   const heard: string[] = [];
   for (const burst of bursts) {
     const batch = popBurst(burst, true, { mode, emitDeltaTypeReplaced: true });
-    heard.push(...processDeltas(writer, batch, 'pods').notifications.map((n) => describeNotification(n)));
+    heard.push(...processDeltas(writer, batch, 'pods').notifications.map((n) => describeNotification(n.notification)));
   }
   return { heard, keys: writer.current.listKeys().slice().sort() };
 }

@@ -1,7 +1,7 @@
 import { customResourceDefinitionType } from './customResourceDefinitions.js';
 import { mergeSchemaOf } from './listTypes.js';
 import { hasStatusSubresource } from './statusStrategy.js';
-import { changesNothing, decodeManagedFields, encodeManagedFields, entriesAfterUpdate, isEntryList, trackUpdate, updatedFields, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
+import { changesNothing, decodeManagedFields, encodeManagedFields, entriesAfterUpdate, isEntryList, ownableFields, trackUpdate, updatedFields, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
 import type { JsonObject, ResourceType } from './resources.js';
 import { applyConfiguration, applyScope, checkApplyBody } from './serverSideApply.js';
 import type { Storage } from './storage.js';
@@ -74,30 +74,41 @@ export class FieldManager {
    * Tracks a write of `next` (over `live`, undefined on create): an Update by `owner.manager`, or,
    * when preset (by an apply, or a seed), managedFields moved to their place.
    */
-  record(type: ResourceType, live: JsonObject | undefined, next: JsonObject, owner: FieldOwner, subresource?: string): void {
+  record(type: ResourceType, live: JsonObject | undefined, next: JsonObject, owner: FieldOwner, subresource?: string): boolean | undefined {
     const meta = next.metadata as JsonObject;
-    if (owner === 'preset') setManagedFields(meta, (meta.managedFields as unknown[] | undefined) ?? []);
-    else this.recordUpdate(type, live, next, owner.manager, subresource);
+    if (owner !== 'preset') return this.recordUpdate(type, live, next, owner.manager, subresource);
+    setManagedFields(meta, (meta.managedFields as unknown[] | undefined) ?? []);
+    return undefined;
   }
 
   /**
    * Sets `next.metadata.managedFields` for an Update from `live` (undefined on create): the
    * entries the client sent if valid (not through a subresource), `[]` or `[{}]` to reset them,
-   * else the live ones; then the writer's changes.
+   * else the live ones; then the writer's changes. True when the write changes a field a manager
+   * can own (so it is no no-op: the caller need not compare the objects again); false when it
+   * may be one; undefined when not tracked (the managedFields reset).
    */
-  recordUpdate(type: ResourceType, live: JsonObject | undefined, next: JsonObject, manager: string, subresource?: string): void {
+  recordUpdate(type: ResourceType, live: JsonObject | undefined, next: JsonObject, manager: string, subresource?: string): boolean | undefined {
     const meta = next.metadata as JsonObject;
     const sent = meta.managedFields;
     if (!subresource && isReset(sent)) {
       delete meta.managedFields;
-      return;
+      return undefined;
     }
     const liveEntries = (live?.metadata as JsonObject | undefined)?.managedFields;
     // Sent entries are decoded as kube decodes them: a time is whole seconds (client-node sends
     // `...:00.000Z`), so entries sent back as read are the stored ones and a no-op stays one.
     const base = !subresource && isEntryList(sent) ? sent.map(wholeSecondTime) : isEntryList(liveEntries) ? liveEntries : [];
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, ...(subresource ? { subresource } : {}) };
-    setManagedFields(meta, trackUpdate(base, live, next, writer, this.scope(type)));
+    const scope = this.scope(type);
+    if (live === undefined && base.length === 0) {
+      setManagedFields(meta, trackUpdate(base, live, next, writer, scope));
+      return true;
+    }
+    const update = updatedFields(live, next, writer, scope);
+    setManagedFields(meta, entriesAfterUpdate(base, update, writer, scope));
+    // Removed fields count only where a manager could have owned them (not resourceVersion).
+    return !update.changed.isEmpty() || !ownableFields(update.removed.copy(), subresource, scope.statusSubresource).isEmpty();
   }
 
   /**

@@ -223,10 +223,11 @@ export class Registry {
       nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev, subresource) ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
     else delete nextMeta.generation;
-    this.fields.record(type, prev, next, owner, subresource);
+    const fieldsChanged = this.fields.record(type, prev, next, owner, subresource);
     const serialized = serialize(next);
-    // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate).
-    if (sameAs(serialized, old) || sameContent(prev, next)) {
+    // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate). A
+    // write whose field tracking saw a change is none; otherwise the objects are compared.
+    if (sameAs(serialized, old) || (fieldsChanged !== true && sameContent(prev, next))) {
       nextMeta.resourceVersion = String(old.rv);
       return old;
     }

@@ -94,6 +94,17 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     expect(missing.json.message).toBe('configmaps "zz" not found');
   });
 
+  it('§5 PUT that changes nothing is a no-op (same RV) whatever it omits or reorders: no resourceVersion, keys in another order, no managedFields', () => {
+    const a = api.create('configmaps', { metadata: { name: 'n', namespace: 'default', labels: { x: '1', y: '2' } }, data: { k: 'v', l: 'w' } });
+    const rv = a.metadata.resourceVersion;
+    const { resourceVersion: _rv, managedFields: _mf, ...meta } = a.metadata as { resourceVersion?: string; managedFields?: unknown; labels?: Record<string, string> };
+    const reordered = { data: { l: 'w', k: 'v' }, metadata: { ...meta, labels: { y: '2', x: '1' } } };
+    expect(api.update('configmaps', reordered).metadata.resourceVersion).toBe(rv);
+    expect(api.resourceVersion).toBe(rv);
+    // The same request with one value changed is a write.
+    expect(api.update('configmaps', { ...reordered, data: { l: 'changed', k: 'v' } }).metadata.resourceVersion).not.toBe(rv);
+  });
+
   it('§5 PATCH: json-patch, merge-patch (null deletes), strategic merge by name, apply creates (201); 415 otherwise', async () => {
     api.create('pods', { metadata: { name: 'p', namespace: 'default', labels: { a: '1', b: '2' } }, spec: { containers: [{ name: 'c', image: 'v1' }, { name: 'd', image: 'v1' }] } });
     const path = `${PODS}/p`;

@@ -1,7 +1,7 @@
 import { customResourceDefinitionType } from './customResourceDefinitions.js';
 import { mergeSchemaOf } from './listTypes.js';
 import { hasStatusSubresource } from './statusStrategy.js';
-import { changesNothing, decodeManagedFields, encodeManagedFields, entriesAfterUpdate, isEntryList, ownableFields, trackUpdate, updatedFields, type ManagedFieldsEntry, type Manager, type TrackingScope, type Writer } from './managedFields.js';
+import { decodeManagedFields, encodeManagedFields, isEntryList, trackUpdate, type ManagedFieldsEntry, type Manager, type TrackedUpdate, type TrackingScope, type Writer } from './managedFields.js';
 import type { JsonObject, ResourceType } from './resources.js';
 import { applyConfiguration, applyScope, checkApplyBody } from './serverSideApply.js';
 import type { Storage } from './storage.js';
@@ -100,15 +100,9 @@ export class FieldManager {
     // `...:00.000Z`), so entries sent back as read are the stored ones and a no-op stays one.
     const base = !subresource && isEntryList(sent) ? sent.map(wholeSecondTime) : isEntryList(liveEntries) ? liveEntries : [];
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, ...(subresource ? { subresource } : {}) };
-    const scope = this.scope(type);
-    if (live === undefined && base.length === 0) {
-      setManagedFields(meta, trackUpdate(base, live, next, writer, scope));
-      return true;
-    }
-    const update = updatedFields(live, next, writer, scope);
-    setManagedFields(meta, entriesAfterUpdate(base, update, writer, scope));
-    // Removed fields count only where a manager could have owned them (not resourceVersion).
-    return !update.changed.isEmpty() || !ownableFields(update.removed.copy(), subresource, scope.statusSubresource).isEmpty();
+    const { entries, fieldsChanged } = trackUpdate(base, live, next, writer, this.scope(type));
+    setManagedFields(meta, entries);
+    return fieldsChanged;
   }
 
   /**
@@ -118,15 +112,13 @@ export class FieldManager {
    * (statusWrite.ts's fast path); and whether the write changes any field at all (if not, it may
    * still reorder a list).
    */
-  statusUpdateEntries(type: ResourceType, live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown, status: unknown, manager: string): StatusUpdate {
+  statusUpdateEntries(type: ResourceType, live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown, status: unknown, manager: string): TrackedUpdate {
     const writer: Writer = { manager, operation: 'Update', apiVersion: type.apiVersion, subresource: 'status' };
     // Only the status differs between the stored object and the written one (the rest is kept,
     // resourceVersion and managedFields are never owned): the statuses alone are compared.
     const before: JsonObject = { status: previous as JsonObject };
     const after: JsonObject = { status: status as JsonObject };
-    const scope = this.scope(type);
-    const update = updatedFields(before, after, writer, scope);
-    return { entries: entriesAfterUpdate(live, update, writer, scope), fieldsChanged: !changesNothing(update) };
+    return trackUpdate(live, before, after, writer, this.scope(type));
   }
 
   /**
@@ -145,12 +137,6 @@ export class FieldManager {
     setManagedFields(meta, encodeManagedFields(next));
     return object;
   }
-}
-
-/** The managedFields after a `/status` write, and whether it changed any field. */
-export interface StatusUpdate {
-  readonly entries: ManagedFieldsEntry[];
-  readonly fieldsChanged: boolean;
 }
 
 const MAX_MANAGER_BYTES = 128;

@@ -197,13 +197,26 @@ export function isEntryList(value: unknown): value is ManagedFieldsEntry[] {
  * which leave the other managers; removed fields leave everyone. Its entry's time is now. Never a
  * conflict. Works on the FieldsV1 JSON: entries the write does not touch are kept as they are.
  */
-export function trackUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): ManagedFieldsEntry[] {
-  if (live === undefined && entries.length === 0) return createEntry(next, writer, scope);
-  return entriesAfterUpdate(entries, updatedFields(live, next, writer, scope), writer, scope);
+export function trackUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): TrackedUpdate {
+  if (live === undefined && entries.length === 0) return { entries: createEntry(next, writer, scope), fieldsChanged: true };
+  const update = updatedFields(live, next, writer, scope);
+  // Removed fields count only where a manager could own them (not resourceVersion).
+  const fieldsChanged = !update.changed.isEmpty() || !ownableFields(update.removed.copy(), writer.subresource, scope.statusSubresource).isEmpty();
+  return { entries: entriesAfterUpdate(entries, update, writer, scope), fieldsChanged };
+}
+
+/**
+ * The entries after an Update, and whether it changes a field a manager can own: if so it is no
+ * no-op, and its caller need not compare the objects again (if not, it may still be a change, a
+ * list reordered say).
+ */
+export interface TrackedUpdate {
+  readonly entries: ManagedFieldsEntry[];
+  readonly fieldsChanged: boolean;
 }
 
 /** The fields an Update changes that its writer may own, and the fields it removes. */
-export interface UpdatedFields {
+interface UpdatedFields {
   readonly changed: FieldSet;
   readonly removed: FieldSet;
 }
@@ -213,7 +226,7 @@ export interface UpdatedFields {
  * type with a status subresource, status is not the writer's to own (kube's reset fields): it is
  * left out of the comparison.
  */
-export function updatedFields(live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): UpdatedFields {
+function updatedFields(live: JsonObject | undefined, next: JsonObject, writer: Writer, scope: TrackingScope): UpdatedFields {
   const scoped = (o: JsonObject | undefined) => {
     const s = withoutManagedFields(o);
     if (!s || writer.subresource || !scope.statusSubresource || s.status === undefined) return s;
@@ -226,10 +239,10 @@ export function updatedFields(live: JsonObject | undefined, next: JsonObject, wr
 }
 
 /** Whether an Update changes no field (its entries stay as they are). */
-export const changesNothing = (u: UpdatedFields): boolean => u.changed.isEmpty() && u.removed.isEmpty();
+const changesNothing = (u: UpdatedFields): boolean => u.changed.isEmpty() && u.removed.isEmpty();
 
 /** The entries after an Update that changes `update`'s fields (see {@link trackUpdate}). */
-export function entriesAfterUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, update: UpdatedFields, writer: Writer, scope: TrackingScope): ManagedFieldsEntry[] {
+function entriesAfterUpdate(entries: ReadonlyArray<ManagedFieldsEntry>, update: UpdatedFields, writer: Writer, scope: TrackingScope): ManagedFieldsEntry[] {
   const { changed, removed } = update;
   if (changesNothing(update)) return [...entries];
   const id = identity(writer);

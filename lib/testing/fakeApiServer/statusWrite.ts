@@ -1,7 +1,6 @@
 import type { ResourceType } from './resources.js';
 import { sameJson } from './sameContent.js';
-import type { StatusUpdate } from './fieldManager.js';
-import { isEntryList, type ManagedFieldsEntry } from './managedFields.js';
+import { isEntryList, type ManagedFieldsEntry, type TrackedUpdate } from './managedFields.js';
 import type { StoredObject } from './storedObject.js';
 
 // A /status write replaces the stored object's status and the writer's managedFields entry, and
@@ -20,7 +19,7 @@ const STATUS_KEY = ',"status":';
  * the stored status `previous`: what the field manager's Update tracking gives for the whole
  * object, and whether the write changes any field.
  */
-export type StatusEntries = (live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown) => StatusUpdate;
+export type StatusEntries = (live: ReadonlyArray<ManagedFieldsEntry>, previous: unknown) => TrackedUpdate;
 
 /**
  * The object a `/status` write of `status` makes from `old`, as a builder for the new revision,

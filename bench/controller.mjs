@@ -20,7 +20,7 @@ import vm from 'node:vm';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
 import { threadClock, threadClockSince } from './threadClock.mjs';
-import { serveInThread, startServerThread, stopServerThread as stopServer } from './serverThread.mjs';
+import { serveInThread, startServerThread, stopServerThread as stopServer, writeConfigMaps } from './serverThread.mjs';
 
 if (!isMainThread) {
   // The server thread: start, report the kubeconfig; on { create: n } write n ConfigMaps at once.
@@ -28,13 +28,7 @@ if (!isMainThread) {
   const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
   serveInThread(api, parentPort, (m) => {
     if (m.create) {
-      const objects = Array.from({ length: m.create }, (_, i) => ({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: `cm-${i}`, namespace: 'bench', labels: { app: 'bench' } },
-        data: { index: String(i) },
-      }));
-      api.writeMany('configmaps', objects);
+      writeConfigMaps(api, m.create, { app: 'bench' });
       parentPort.postMessage({ created: m.create });
     }
   });

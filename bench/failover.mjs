@@ -15,20 +15,14 @@
 import { writeFileSync } from 'node:fs';
 import { isMainThread, parentPort } from 'node:worker_threads';
 import { benchArgs } from './args.mjs';
-import { serveInThread, startServerThread, stopServerThread as stopServer } from './serverThread.mjs';
+import { serveInThread, startServerThread, stopServerThread as stopServer, writeConfigMaps } from './serverThread.mjs';
 
 if (!isMainThread) {
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
   const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
   serveInThread(api, parentPort, (m) => {
     if (m.create) {
-      const objects = Array.from({ length: m.create }, (_, i) => ({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: `cm-${i}`, namespace: 'bench' },
-        data: { index: String(i) },
-      }));
-      api.writeMany('configmaps', objects);
+      writeConfigMaps(api, m.create);
       parentPort.postMessage({ kubeConfig: api.kubeConfigText() });
     }
   });

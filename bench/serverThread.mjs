@@ -29,6 +29,20 @@ export function serveInThread(api, port, onMessage) {
 }
 
 /**
+ * Worker side: writes n ConfigMaps `cm-0`.. `cm-{n-1}` in namespace `bench` at once (with `labels`,
+ * if given), the objects the controller and failover benches reconcile.
+ */
+export function writeConfigMaps(api, n, labels) {
+  const objects = Array.from({ length: n }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${i}`, namespace: 'bench', ...(labels ? { labels } : {}) },
+    data: { index: String(i) },
+  }));
+  api.writeMany('configmaps', objects);
+}
+
+/**
  * Main side: a fresh server thread running `url` (the script itself); posts `first` if given, and
  * resolves with the worker and a KubeConfig once the thread sends `{ kubeConfig }`.
  */

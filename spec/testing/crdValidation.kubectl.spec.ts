@@ -2,20 +2,11 @@
 // user sees when a CRD or a custom resource is refused. `--validate=false` because OpenAPI
 // (which kubectl's default validation downloads) is another part of issue 25.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-
-const execFileP = promisify(execFile);
-
-function kubectlPath(): string {
-  if (process.env.KUBECTL) return process.env.KUBECTL;
-  const out = execFileSync('bash', [join(process.cwd(), 'scripts', 'ensure-kubectl.sh')], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] });
-  return out.trim().split('\n').pop() ?? '';
-}
+import { findKubectl, kubectlRunner, type KubectlResult } from './kubectlRunner.js';
 
 const crd = (specSchema: string): string => `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -46,11 +37,10 @@ const goodSpec = `            type: object
               mode: { type: string, enum: [fast, slow] }`;
 
 describe('kubectl sees the real refusals of CRD validation', () => {
-  let kubectl: string;
+  const kubectl = findKubectl();
   let dir: string;
   let api: FakeApiServer;
   beforeAll(() => {
-    kubectl = kubectlPath();
     dir = mkdtempSync(join(tmpdir(), 'rxkube-crdval-'));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,16 +50,9 @@ describe('kubectl sees the real refusals of CRD validation', () => {
   });
   afterEach(() => api.close());
 
-  const kubectlWith = async (file: string, text: string, ...a: string[]): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const kubectlWith = async (file: string, text: string, ...a: string[]): Promise<KubectlResult> => {
     writeFileSync(join(dir, file), text);
-    const argv = ['--kubeconfig', join(dir, 'config'), '--cache-dir', join(dir, 'cache'), '--request-timeout=20s', ...a, '-f', join(dir, file)];
-    try {
-      const { stdout, stderr } = await execFileP(kubectl, argv, { timeout: 30000, encoding: 'utf8' });
-      return { code: 0, stdout, stderr };
-    } catch (e) {
-      const err = e as { code: number; stdout: string; stderr: string };
-      return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-    }
+    return kubectlRunner(kubectl, join(dir, 'config'), join(dir, 'cache'))(...a, '-f', join(dir, file));
   };
 
   it('kubectl create of a CRD whose property has no type: the 422, worded as kube-apiserver words it', async () => {

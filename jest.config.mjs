@@ -22,4 +22,6 @@ export default {
   },
   testTimeout: 30000,
   maxWorkers: 2,
+  // `npm test` (scripts/test.mjs) runs in-band shards side by side; this balances them by duration.
+  testSequencer: '<rootDir>/spec/support/shardSequencer.mjs',
 };

@@ -15,6 +15,10 @@ DEST="$ROOT/.cache/kubectl"
 BIN="$DEST/root/usr/bin/kubectl"
 if usable "$BIN"; then echo "$BIN"; exit 0; fi
 mkdir -p "$DEST"
+# npm test runs shards side by side: the first fetches, the others wait for it and reuse its copy.
+exec 9>"$DEST/.lock"
+command -v flock >/dev/null && flock -w 300 9
+if usable "$BIN"; then echo "$BIN"; exit 0; fi
 (
   cd "$DEST"
   rm -f kubernetes-client_*.deb

@@ -85,9 +85,22 @@ function startShard(index, n, args, shardEnv, work) {
   );
   const held = [];
   let streaming = false;
-  const write = (stream) => (chunk) => (streaming ? stream.write(chunk) : held.push([stream, chunk]));
-  child.stdout.on('data', write(process.stdout));
-  child.stderr.on('data', write(process.stderr));
+  const write = (stream) => (text) => {
+    if (text === '') return;
+    if (streaming) stream.write(text);
+    else held.push([stream, text]);
+  };
+  child.stdout.setEncoding('utf8').on('data', write(process.stdout));
+  // Whole lines, without the two a shard adds about itself: where its report went (the runner's
+  // temporary folder) and that a filtered run left it nothing to do.
+  let partial = '';
+  const toStderr = write(process.stderr);
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop();
+    toStderr(lines.filter((l) => !l.includes(work) && !l.startsWith('No tests found, exiting with code 0')).map((l) => `${l}\n`).join(''));
+  });
+  child.stderr.on('end', () => toStderr(partial));
   const done = new Promise((resolveDone) => {
     child.on('error', (error) => {
       process.stderr.write(`rxkube test: shard ${index} did not start: ${error.message}\n`);

@@ -9,6 +9,7 @@ import { createFifoQueue } from './createFifoQueue.js';
 import type { FifoEvent } from './fifoEvent.js';
 import type { FifoOutput, FifoSynced } from './fifoOutput.js';
 import type { FifoQueueOptions } from './fifoQueue.js';
+import { deltaFifoStep, drainEnd, initialDeltaFifoState, nextDrainAction, type DeltaFifoInput } from './deltaFifoState.js';
 
 /**
  * Options of {@link deltaFifo}: the queue's ({@link FifoQueueOptions}) and how the consumer pulls.
@@ -36,12 +37,29 @@ export interface DeltaFifoOptions<T> extends FifoQueueOptions<T> {
 }
 
 const SYNCED: FifoSynced = Object.freeze({ type: 'synced' as const });
+const SYNCED_SENT: DeltaFifoInput = { type: 'syncedSent' };
+const POPPED: DeltaFifoInput = { type: 'popped' };
+const COMPLETED: DeltaFifoInput = { type: 'sourceEnded', source: { type: 'completed' } };
+
+/**
+ * Where the drain stands: nothing pending, one scheduled (its action, once the scheduler has
+ * returned it), or one running (a pull or event that arrives then is seen by its loop).
+ */
+type DrainPhase =
+  | { readonly type: 'idle' }
+  | { readonly type: 'scheduled'; readonly action: Subscription | undefined }
+  | { readonly type: 'draining' };
+const IDLE: DrainPhase = { type: 'idle' };
+const DRAINING: DrainPhase = { type: 'draining' };
 
 /**
  * The delta FIFO (client-go's `DeltaFIFO`, or `RealFIFO` with `mode: 'ordered'`) as an operator:
  * reflector events in, pops of per-key deltas out, plus one `synced` marker when `hasSynced` turns
- * true. Internally a `scan`-style accumulator over a mutable, deterministic queue
- * ({@link createFifoQueue}); every event is O(1) amortised (a replace or resync is O(items)).
+ * true. The entries are in a deterministic queue ({@link createFifoQueue}, the one the informer's
+ * burst reducer `popBurst` uses); every event is O(1) amortised (a replace or resync is O(items)).
+ * What the consumer allows and was told, and where the source stands, is data
+ * (`DeltaFifoState` in deltaFifoState.ts, moved by the pure `deltaFifoStep`); the drain loop here is
+ * the edge.
  *
  * Events of one synchronous burst accumulate, then the queue is drained once on `scheduler`.
  * The output completes when the source has completed and everything queued has been delivered.
@@ -73,57 +91,57 @@ export function deltaFifo<T>(
       const queue = createFifoQueue<T>(options);
       const scheduler = options.scheduler ?? asapScheduler;
       const pull$ = options.pull$;
-      let demand = pull$ === undefined ? Infinity : 0;
-      let syncedSent = false;
-      let sourceDone = false;
-      let failure: { error: unknown } | undefined;
-      let draining = false;
-      let scheduled = false;
-      let scheduledAction: Subscription | undefined;
+      let state = initialDeltaFifoState(pull$ === undefined);
+      let phase: DrainPhase = IDLE;
 
       const drain = (): void => {
         // Re-entered from a consumer that pulls or feeds the source while handling a pop: the
-        // running loop will see the new demand or entries.
-        if (draining || subscriber.closed) return;
-        draining = true;
+        // running loop sees the new demand or entries.
+        if (phase.type === 'draining' || subscriber.closed) return;
+        // Draining now does what a scheduled drain would have.
+        if (phase.type === 'scheduled') phase.action?.unsubscribe();
+        phase = DRAINING;
         try {
-          for (;;) {
-            if (!syncedSent && queue.hasSynced) {
-              syncedSent = true;
+          for (let next = nextDrainAction(state, queue); next !== 'stop' && !subscriber.closed; next = nextDrainAction(state, queue)) {
+            if (next === 'synced') {
+              state = deltaFifoStep(state, SYNCED_SENT);
               subscriber.next(SYNCED);
+              continue;
             }
-            if (demand <= 0 || subscriber.closed) break;
             const pop = queue.pop();
             if (pop === undefined) break;
-            demand--;
+            state = deltaFifoStep(state, POPPED);
             subscriber.next(pop);
           }
         } finally {
-          draining = false;
+          phase = IDLE;
         }
-        if (failure !== undefined) subscriber.error(failure.error);
-        else if (sourceDone && queue.length === 0) subscriber.complete();
+        const end = drainEnd(state, queue);
+        if (end === 'complete') subscriber.complete();
+        else if (end !== 'open') subscriber.error(end.error);
       };
 
       const schedule = (): void => {
-        if (scheduled) return;
-        scheduled = true;
+        // A drain is pending, or running and will see what was just queued.
+        if (phase.type !== 'idle') return;
+        const pending: DrainPhase = { type: 'scheduled', action: undefined };
+        phase = pending;
         const action = scheduler.schedule(() => {
-          scheduled = false;
-          scheduledAction = undefined;
+          if (phase.type !== 'scheduled') return;
+          phase = IDLE;
           drain();
         });
         // A scheduler may run the action synchronously (queueScheduler outside a flush).
-        if (scheduled) scheduledAction = action;
+        if (phase === pending) phase = { type: 'scheduled', action };
       };
 
       if (pull$ !== undefined) {
         subscriber.add(
           pull$.subscribe({
             next: (n) => {
-              if (!(n > 0)) return;
-              demand += n;
-              drain();
+              const before = state;
+              state = deltaFifoStep(state, { type: 'pull', n });
+              if (state !== before) drain();
             },
             error: (err: unknown) => subscriber.error(err),
           }),
@@ -136,20 +154,20 @@ export function deltaFifo<T>(
             queue.apply(event);
             schedule();
           },
-          error: (err: unknown) => {
-            failure = { error: err };
+          error: (error: unknown) => {
+            state = deltaFifoStep(state, { type: 'sourceEnded', source: { type: 'failed', error } });
             schedule();
           },
           complete: () => {
-            sourceDone = true;
+            state = deltaFifoStep(state, COMPLETED);
             schedule();
           },
         }),
       );
 
       return () => {
-        scheduledAction?.unsubscribe();
-        scheduledAction = undefined;
+        if (phase.type === 'scheduled') phase.action?.unsubscribe();
+        phase = IDLE;
       };
     });
 }

@@ -139,6 +139,8 @@ async function finish({ shards, n, work, json, outputFile, wallS, passWithNoTest
     else process.stdout.write(`${text}\n`);
   }
   recordTimes(merged);
+  // The failures again, last: each shard's own summary may be far up the output (or cut by a `tail`).
+  process.stderr.write(failureSummary(merged));
   const per = outcomes.map((o, k) => `shard ${k + 1} ${o.seconds.toFixed(0)} s`).join(', ');
   process.stderr.write(
     `\nrxkube test: ${merged.numTotalTestSuites} suites, ${merged.numTotalTests} tests: ${merged.numPassedTests} passed, ` +
@@ -146,6 +148,25 @@ async function finish({ shards, n, work, json, outputFile, wallS, passWithNoTest
   );
   for (const p of problems) process.stderr.write(`rxkube test: ${p}\n`);
   return problems.length === 0 && merged.success ? 0 : 1;
+}
+
+/** Each failed test (at most 10), with the first lines of its message; '' when none failed. */
+function failureSummary(merged) {
+  const failures = [];
+  for (const file of merged.testResults) {
+    const name = relative(ROOT, file.name);
+    // A file that failed outside its tests (it did not compile, a hook threw): jest's message for it.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) {
+      failures.push(`FAIL ${name}\n${String(file.message ?? '').trim()}`);
+    }
+    for (const a of file.assertionResults ?? []) {
+      if (a.status === 'failed') failures.push(`FAIL ${name} › ${a.fullName}\n${(a.failureMessages ?? []).join('\n')}`);
+    }
+  }
+  if (failures.length === 0) return '';
+  const shown = failures.slice(0, 10).map((f) => f.split('\n').slice(0, 8).join('\n'));
+  const more = failures.length > 10 ? `\n... and ${failures.length - 10} more\n` : '\n';
+  return `\nrxkube test: failed (from both shards):\n${shown.join('\n\n')}${more}`;
 }
 
 /** Every test file in exactly one shard, and every shard saw the same files. */

@@ -263,6 +263,21 @@ const stat = (client, w, metric) => {
   return { value: median(ok.map((x) => x[metric])), n: ok.length };
 };
 
+/**
+ * A bar's ratio of medians on `metric`: a/b, or with `vs` the ratio a/b over vs.a/vs.b (rxkube's
+ * N=100k/N=1k against the floor's). `inverse` takes b/a instead (CPU per event, where less is more),
+ * so the CPU note reads as the throughput bar does. `missing`: why a median is not there.
+ */
+function barRatio(bar, metric, inverse = false) {
+  const missing = [];
+  const pair = ({ a, b }) => {
+    const x = stat(...a, metric), y = stat(...b, metric);
+    missing.push(...[x.why, y.why].filter(Boolean));
+    return inverse ? y.value / x.value : x.value / y.value;
+  };
+  return { ratio: bar.vs ? pair(bar) / pair(bar.vs) : pair(bar), missing };
+}
+
 const fmt = (v, digits = 0) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
 
 const lines = [];
@@ -286,13 +301,9 @@ for (const s of wanted) {
   }
   say();
   for (const bar of s.bars) {
-    const a = stat(...bar.a, bar.metric), b = stat(...bar.b, bar.metric);
-    // `vs`: the ratio a/b against another pair's ratio (e.g. rxkube's N=100k/N=1k against the floor's).
-    const vsA = bar.vs ? stat(...bar.vs.a, bar.metric) : { value: 1 };
-    const vsB = bar.vs ? stat(...bar.vs.b, bar.metric) : { value: 1 };
-    const ratio = a.value / b.value / (vsA.value / vsB.value);
+    const { ratio, missing } = barRatio(bar, bar.metric);
     let verdict;
-    if (!Number.isFinite(ratio)) { verdict = `not measured (${[a.why, b.why, vsA.why, vsB.why].filter(Boolean).join(', ')})`; if (bar.op !== 'report') unknown++; }
+    if (!Number.isFinite(ratio)) { verdict = `not measured (${missing.join(', ')})`; if (bar.op !== 'report') unknown++; }
     else if (bar.op === 'report') verdict = 'report';
     else if (bar.op === '>=' ? ratio >= bar.limit : ratio <= bar.limit) { verdict = 'PASS'; passed++; }
     else { verdict = 'FAIL'; failed++; }
@@ -300,12 +311,7 @@ for (const s of wanted) {
     const cpuMetric = { watchEventsPerSec: 'watchCpuUsPerEvent', syncMs: 'syncCpuMs' }[bar.metric];
     let cpuNote = '';
     if (cpuMetric) {
-      const ca = stat(...bar.a, cpuMetric).value, cb = stat(...bar.b, cpuMetric).value;
-      let cr = bar.metric === 'watchEventsPerSec' ? cb / ca : ca / cb;
-      if (bar.vs) {
-        const va = stat(...bar.vs.a, cpuMetric).value, vb = stat(...bar.vs.b, cpuMetric).value;
-        cr /= bar.metric === 'watchEventsPerSec' ? vb / va : va / vb;
-      }
+      const cr = barRatio(bar, cpuMetric, bar.metric === 'watchEventsPerSec').ratio;
       if (Number.isFinite(cr)) cpuNote = ` (by CPU time: ${fmt(cr, 2)}x)`;
     }
     say(`- ${bar.text}: ${Number.isFinite(ratio) ? `**${fmt(ratio, 2)}x** ` : ''}${verdict}${cpuNote}`);

@@ -23,7 +23,7 @@ import { mergeReports } from './testReport.mjs';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const JEST = join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
 const TIMES = join(ROOT, '.cache', 'spec-times.json');
-const UNSPLITTABLE = /^(--watch|--watchAll|--listTests|--showConfig|--shard|-i$|--runInBand|--help|-h$|--version|-v$|--clearCache|--init)/;
+const UNSPLITTABLE = /^(--watch|--watchAll|--listTests|--showConfig|--shard|--runInBand|--help|--version|--clearCache|--init|-i|-h|-v)(=.*)?$/;
 
 const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --experimental-vm-modules`.trim() };
 const argv = process.argv.slice(2);
@@ -205,9 +205,9 @@ function recordTimes(merged) {
 
 function forwardSignals(children) {
   for (const signal of ['SIGINT', 'SIGTERM']) {
+    // The children end, and with them the run: it exits with their outcome.
     process.on(signal, () => {
       for (const c of children) c.kill(signal);
-      process.exitCode = 130;
     });
   }
 }

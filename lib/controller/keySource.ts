@@ -106,22 +106,41 @@ export function informerKeys<T>(
   keysOf: (change: Notification<T>) => Iterable<string>,
   options: InformerKeysOptions<T> = {},
 ): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
+  return changeKeys(informer, keysOf, options);
+}
+
+/**
+ * {@link informerKeys}, with a mapping that may answer one key as a string (no array per change:
+ * the primary's own source maps each change to one key).
+ */
+function changeKeys<T>(
+  informer: TriggerInformer<T>,
+  keysOf: (change: Notification<T>) => Iterable<string> | string | undefined,
+  options: InformerKeysOptions<T>,
+): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
   return new Observable((subscriber) => {
     const registration = informer.addEventHandler(
       {
         next: (change: Notification<T>) => {
           // The mapping is the controller's code, not the informer's: its failure goes down this
-          // source to the controller's errors$.
-          let keys: string[];
+          // source to the controller's errors$. A lazy iterable is drained here, inside the try.
+          let keys: ReadonlyArray<string> | string | undefined;
           try {
-            keys = [...keysOf(change)];
+            const mapped = keysOf(change);
+            keys = mapped === undefined || typeof mapped === 'string' || Array.isArray(mapped) ? (mapped as ReadonlyArray<string> | string | undefined) : [...mapped];
           } catch (e) {
             subscriber.next({ keysFailed: e });
             return;
           }
+          // Told of every change, even one that maps to no key (it may show a write waited for).
           const skip = options.seen?.(change);
+          if (keys === undefined) return;
           const priority = changePriority(change as Notification<KubeObjectLike>);
-          for (const key of keys) if (!skip?.has(key)) subscriber.next({ key, priority });
+          if (typeof keys === 'string') {
+            if (!skip?.has(keys)) subscriber.next({ key: keys, priority });
+            return;
+          }
+          for (let i = 0; i < keys.length; i++) if (!skip?.has(keys[i])) subscriber.next({ key: keys[i], priority });
         },
       },
       options.name === undefined ? undefined : { name: options.name },
@@ -150,7 +169,11 @@ export function forKeys<T extends KubeObjectLike>(
   predicates: ReadonlyArray<ChangePredicate<T>> = [],
   options: InformerKeysOptions<T> = {},
 ): Observable<Trigger | typeof SOURCE_SYNCED | KeysFailed> {
-  return informerKeys(informer, (n) => (predicates.every((p) => p(n)) ? [primaryKey(n)] : []), options);
+  const passes = (n: Notification<T>): boolean => {
+    for (let i = 0; i < predicates.length; i++) if (!predicates[i](n)) return false;
+    return true;
+  };
+  return changeKeys(informer, (n) => (passes(n) ? primaryKey(n) : undefined), options);
 }
 
 /**

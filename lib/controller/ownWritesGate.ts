@@ -3,7 +3,6 @@ import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { Notification } from '../informer/notification.js';
 import { metaNamespaceKeyFunc } from '../meta/keys.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import type { WriteTracker } from '../write/writeTracker.js';
 import { awaitOwnWrites, type OwnWritesOutcome } from './awaitOwnWrites.js';
 import type { WriteLedger } from './writeLedger.js';
 
@@ -23,30 +22,25 @@ export interface OwnWritesGateOptions {
 }
 
 /**
- * Read-your-own-writes for a controller: reconciles record their writes (a {@link WriteTracker}
- * per key), and {@link gate} holds a key's next reconcile until the informers have shown them, or
- * the bound passes. Keys without writes pass at once, synchronously.
+ * Read-your-own-writes for a controller: reconciles record their writes in the {@link WriteLedger}
+ * (under the key reconciled), and {@link wait} holds a key's next reconcile until the informers
+ * have shown them, or the bound passes.
  *
  * @example
  * ```ts
- * gate.gate('ns/web', () => reconcile('ns/web'), () => queue.done('ns/web'));
+ * if (gate.waits('ns/web')) gate.wait('ns/web', (waited) => reconcile('ns/web', waited));
  * ```
  */
 export class OwnWritesGate {
   private readonly changes = new Subject<{ readonly cache: number; readonly key: string }>();
-  private readonly waits = new Map<Subscription, () => void>();
+  private readonly waiting = new Set<Subscription>();
   /** Keys whose wait a change being handed out ended (they reconcile on it at once). */
   private resolved: Set<string> | undefined;
 
   constructor(
-    private readonly ledger: WriteLedger,
+    readonly ledger: WriteLedger,
     private readonly options: OwnWritesGateOptions,
   ) {}
-
-  /** Where the reconcile of `key` records its writes. */
-  tracker(key: string): WriteTracker {
-    return { wrote: (obj, options) => this.ledger.record(key, obj, options) };
-  }
 
   /**
    * Informer `cache` handed out `change` (its store already shows it). Answers the keys whose wait
@@ -55,7 +49,7 @@ export class OwnWritesGate {
   saw(cache: number, change: Notification<KubeObjectLike>): ReadonlySet<string> | undefined {
     const c = this.ledger.caches[cache];
     if (c?.kind === undefined) this.ledger.learnKind(cache, objectOf(change));
-    if (this.waits.size === 0) return undefined;
+    if (this.waiting.size === 0) return undefined;
     const obj = objectOf(change);
     const key = change.type === 'delete' && change.object instanceof DeletedFinalStateUnknown ? change.object.key : keyOf(obj);
     if (key === undefined) return undefined;
@@ -68,13 +62,18 @@ export class OwnWritesGate {
     return resolved;
   }
 
+  /** Whether the last reconcile of `key` recorded writes its next one must wait for. */
+  waits(key: string): boolean {
+    return this.ledger.has(key);
+  }
+
   /**
-   * Runs `go` (with the seconds waited) once the writes of `key`'s last reconcile are seen (at once if it made none), or the
-   * bound passed (reported). `drop` runs instead if the gate is closed first.
+   * Calls `seen` (with the seconds waited) once the writes recorded for `key` are seen (at once,
+   * synchronously, if none are), or the bound passed (reported first). Forgets those writes.
    */
-  gate(key: string, go: (waitedSeconds: number) => void, drop: () => void): void {
+  wait(key: string, seen: (waitedSeconds: number) => void): void {
     const pending = this.ledger.take(key);
-    if (pending === undefined || pending.length === 0) return go(0);
+    if (pending === undefined || pending.length === 0) return seen(0);
     const wait = { sub: undefined as Subscription | undefined, ended: false };
     wait.sub = awaitOwnWrites(pending, {
       read: (w) => this.ledger.read(w),
@@ -84,12 +83,12 @@ export class OwnWritesGate {
     }).subscribe((outcome) => {
       wait.ended = true;
       // Ended synchronously: `wait.sub` is not assigned yet, and never added.
-      if (wait.sub !== undefined) this.waits.delete(wait.sub);
+      if (wait.sub !== undefined) this.waiting.delete(wait.sub);
       this.options.report(key, outcome);
       this.resolved?.add(key);
-      go(outcome.waitedMs / 1000);
+      seen(outcome.waitedMs / 1000);
     });
-    if (!wait.ended) this.waits.set(wait.sub, drop);
+    if (!wait.ended) this.waiting.add(wait.sub);
   }
 
   /** Forgets the writes recorded for `key` (a key this replica no longer reconciles). */
@@ -97,14 +96,10 @@ export class OwnWritesGate {
     this.ledger.take(key);
   }
 
-  /** Ends every wait (each key's `drop` runs) and forgets the writes recorded. */
+  /** Ends every wait (their keys are let go by the controller) and forgets the writes recorded. */
   close(): void {
-    const waits = [...this.waits];
-    this.waits.clear();
-    for (const [sub, drop] of waits) {
-      sub.unsubscribe();
-      drop();
-    }
+    for (const sub of this.waiting) sub.unsubscribe();
+    this.waiting.clear();
     this.ledger.clear();
   }
 }

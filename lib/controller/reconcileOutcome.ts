@@ -1,4 +1,4 @@
-import { Observable, defaultIfEmpty, isObservable, map, race, takeLast, type SchedulerLike } from 'rxjs';
+import { Observable, defaultIfEmpty, isObservable, map, race, takeLast, type SchedulerLike, type Subscription } from 'rxjs';
 import { isPromiseLike } from '../meta/isPromiseLike.js';
 import { longTimer } from '../timers/longTimer.js';
 import { apiErrorRetryAfterMs } from '../write/apiErrorStatus.js';
@@ -35,13 +35,93 @@ export type ReconcileOutcome =
     };
 
 /**
- * Runs a reconcile, whatever it returns (a value, a Promise, an Observable, or a throw), with an
- * optional timeout on `scheduler`, and emits its {@link ReconcileOutcome} once. Unsubscribing (or
- * the timeout) unsubscribes an Observable reconcile; the timeout also aborts `ctx.signal`.
+ * What {@link startReconcile} needs besides the reconcile: the priority the key was queued at (a
+ * requeue's default) and the clock (a Retry-After given as a date).
  *
  * @example
  * ```ts
- * runReconcile(reconcile, 'ns/a', ctx, abort, { timeoutMs: 10_000, scheduler: asyncScheduler }).subscribe(handle);
+ * const options: ReconcileRunOptions = { priority: 0, scheduler: asyncScheduler };
+ * ```
+ */
+export interface ReconcileRunOptions {
+  readonly priority: number;
+  readonly scheduler: SchedulerLike;
+}
+
+/**
+ * Where {@link startReconcile} hands a reconcile's outcome (once).
+ *
+ * @example
+ * ```ts
+ * const sink: OutcomeSink = { settle: (outcome) => console.log(outcome.result) };
+ * ```
+ */
+export interface OutcomeSink {
+  settle(outcome: ReconcileOutcome): void;
+}
+
+/**
+ * Calls a reconcile and hands its {@link ReconcileOutcome} to `sink` once, whatever it returns:
+ * at once for a value or a throw, on the settlement of a Promise, on the last value of an
+ * Observable (undefined if it completes empty). Returns the subscription of an Observable
+ * reconcile (unsubscribing it stops the reconcile; `sink` is then never told), else undefined.
+ * Nothing is made for a reconcile that returns a value: this runs once per reconcile, and an
+ * operator chain around each was most of a trivial reconcile's cost in the controller
+ * (bench/controller.mjs).
+ *
+ * @example
+ * ```ts
+ * const running = startReconcile(reconcile, 'ns/a', ctx, { priority: 0, scheduler }, { settle: (o) => console.log(o.result) });
+ * ```
+ */
+export function startReconcile<T>(
+  reconcile: Reconciler<T>,
+  key: string,
+  ctx: ReconcileContext<T>,
+  options: ReconcileRunOptions,
+  sink: OutcomeSink,
+): Subscription | undefined {
+  let returned: ReturnType<Reconciler<T>>;
+  try {
+    returned = reconcile(key, ctx);
+  } catch (e) {
+    sink.settle(errorOutcome(e, options));
+    return undefined;
+  }
+  if (isObservable(returned)) {
+    return returned.pipe(takeLast(1), defaultIfEmpty(undefined)).subscribe({
+      next: (result) => sink.settle(settledOutcome(result, options)),
+      error: (e: unknown) => sink.settle(errorOutcome(e, options)),
+    });
+  }
+  if (isPromiseLike<ReconcileResult | void>(returned)) {
+    returned.then(
+      (result) => sink.settle(settledOutcome(result, options)),
+      (e: unknown) => sink.settle(errorOutcome(e, options)),
+    );
+  } else {
+    sink.settle(settledOutcome(returned, options));
+  }
+  return undefined;
+}
+
+/** The outcome of a result (a result the controller cannot act on is a failed reconcile). */
+function settledOutcome(result: ReconcileResult | void, options: ReconcileRunOptions): ReconcileOutcome {
+  try {
+    return outcomeOf(result, options.priority);
+  } catch (e) {
+    return errorOutcome(e, options);
+  }
+}
+
+/**
+ * Runs a reconcile as {@link startReconcile} does, as a cold Observable that emits its
+ * {@link ReconcileOutcome} once, with an optional timeout on `scheduler`. Unsubscribing (or the
+ * timeout) unsubscribes an Observable reconcile; the timeout also aborts `ctx.signal`.
+ *
+ * @example
+ * ```ts
+ * runReconcile(reconcile, 'ns/a', ctx, abort, { timeoutMs: 10_000, scheduler: asyncScheduler, priority: 0 }).subscribe(handle);
  * ```
  */
 export function runReconcile<T>(
@@ -51,36 +131,14 @@ export function runReconcile<T>(
   abort: Pick<AbortController, 'abort'>,
   options: { timeoutMs?: number; scheduler: SchedulerLike; priority: number },
 ): Observable<ReconcileOutcome> {
-  // One Observable, no operator chain: this runs once per reconcile, and a chain of defer, from,
-  // defaultIfEmpty, map and catchError was most of a trivial reconcile's cost in the controller
-  // (bench/controller.mjs). Same timing: a value or a throw settles at once, a Promise on its
-  // `then`, an Observable on its last value (undefined if it completes empty).
-  const run$ = new Observable<ReconcileOutcome>((subscriber) => {
-    const settle = (outcome: ReconcileOutcome): void => {
-      subscriber.next(outcome);
-      subscriber.complete();
-    };
-    const fail = (error: unknown): void => settle(errorOutcome(error, options));
-    const succeed = (result: ReconcileResult | void): void => {
-      let outcome: ReconcileOutcome;
-      try {
-        outcome = outcomeOf(result, options.priority);
-      } catch (e) {
-        return fail(e);
-      }
-      settle(outcome);
-    };
-    let returned: ReturnType<Reconciler<T>>;
-    try {
-      returned = reconcile(key, ctx);
-    } catch (e) {
-      return fail(e);
-    }
-    if (isObservable(returned)) return returned.pipe(takeLast(1), defaultIfEmpty(undefined)).subscribe({ next: succeed, error: fail });
-    if (isPromiseLike<ReconcileResult | void>(returned)) returned.then(succeed, fail);
-    else succeed(returned);
-    return undefined;
-  });
+  const run$ = new Observable<ReconcileOutcome>((subscriber) =>
+    startReconcile(reconcile, key, ctx, options, {
+      settle(outcome) {
+        subscriber.next(outcome);
+        subscriber.complete();
+      },
+    }),
+  );
   if (options.timeoutMs === undefined) return run$;
   const timeoutMs = options.timeoutMs;
   return race(
@@ -88,13 +146,25 @@ export function runReconcile<T>(
     longTimer(timeoutMs, options.scheduler).pipe(
       map(() => {
         abort.abort();
-        return errorOutcome(new ReconcileTimeoutError(key, timeoutMs), options);
+        return reconcileTimeoutOutcome(key, timeoutMs, options);
       }),
     ),
   );
 }
 
-function errorOutcome(error: unknown, options: { scheduler: SchedulerLike; priority: number }): ReconcileOutcome {
+/**
+ * The outcome of a reconcile that ran past `timeoutMs`: a {@link ReconcileTimeoutError}, retried.
+ *
+ * @example
+ * ```ts
+ * settle(reconcileTimeoutOutcome('ns/a', 10_000, { priority: 0, scheduler }));
+ * ```
+ */
+export function reconcileTimeoutOutcome(key: string, timeoutMs: number, options: ReconcileRunOptions): ReconcileOutcome {
+  return errorOutcome(new ReconcileTimeoutError(key, timeoutMs), options);
+}
+
+function errorOutcome(error: unknown, options: ReconcileRunOptions): ReconcileOutcome {
   const retryAfterMs = retryAfterDelay(apiErrorRetryAfterMs(error, () => options.scheduler.now()));
   return {
     result: 'error',
@@ -104,6 +174,8 @@ function errorOutcome(error: unknown, options: { scheduler: SchedulerLike; prior
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }
+
+const SUCCESS: ReconcileOutcome = Object.freeze({ result: 'success' });
 
 function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileOutcome {
   // Plain JavaScript may hand back a string or NaN: refused here (thrown into catchError, a failed
@@ -119,7 +191,7 @@ function outcomeOf(result: ReconcileResult | void, queuedAt: number): ReconcileO
     return { result: 'requeue_after', ms: result.requeueAfter, priority };
   }
   if (result?.requeue) return { result: 'requeue', priority };
-  return { result: 'success' };
+  return SUCCESS;
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { ReconcileMetricEvent } from './controllerMetrics.js';
+import { ReconcileTimeoutError } from './controllerErrors.js';
+import type { ReconcileOutcome } from './reconcileOutcome.js';
 
 /**
  * One reconcile as a controller's `results$` tells it (kube-rs's applier yields the same): the
@@ -33,4 +35,56 @@ export interface ReconcileReport {
   readonly retries: number;
   /** How long the key waited for its own last writes to show in the informers (0 if it did not). */
   readonly ownWritesWaitSeconds: number;
+}
+
+/**
+ * The {@link ReconcileReport} a controller emits: its `reconcileId` is the reconcile context's,
+ * made on first read (a UUID costs more than the rest of a trivial reconcile's bookkeeping, and
+ * most reports are never asked for it); `toJSON` includes it.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * results.next(new ControllerReconcileReport(run, outcome, seconds, ctx));
+ * ```
+ */
+export class ControllerReconcileReport implements ReconcileReport {
+  readonly key: string;
+  readonly result: ReconcileReport['result'];
+  readonly error: unknown;
+  readonly terminal: boolean;
+  readonly timeout: boolean;
+  readonly seconds: number;
+  readonly requeueAfterMs: number | undefined;
+  readonly priority: number;
+  readonly retries: number;
+  readonly ownWritesWaitSeconds: number;
+  readonly #context: { readonly reconcileId: string };
+
+  constructor(
+    run: { readonly key: string; readonly priority: number; readonly retries: number; readonly waitedSeconds: number },
+    outcome: ReconcileOutcome,
+    seconds: number,
+    context: { readonly reconcileId: string },
+  ) {
+    this.key = run.key;
+    this.result = outcome.result;
+    this.error = outcome.result === 'error' ? outcome.error : undefined;
+    this.terminal = outcome.result === 'error' && outcome.terminal;
+    this.timeout = outcome.result === 'error' && outcome.error instanceof ReconcileTimeoutError;
+    this.seconds = seconds;
+    this.requeueAfterMs = outcome.result === 'requeue_after' ? outcome.ms : undefined;
+    this.priority = run.priority;
+    this.retries = run.retries;
+    this.ownWritesWaitSeconds = run.waitedSeconds;
+    this.#context = context;
+  }
+
+  get reconcileId(): string {
+    return this.#context.reconcileId;
+  }
+
+  toJSON(): ReconcileReport {
+    return { ...this, reconcileId: this.reconcileId };
+  }
 }

@@ -90,6 +90,11 @@ export class WriteLedger {
     }
   }
 
+  /** Whether writes are recorded for the next reconcile of `reconcileKey`. */
+  has(reconcileKey: string): boolean {
+    return this.writes.size !== 0 && this.writes.has(reconcileKey);
+  }
+
   /** The writes the next reconcile of `reconcileKey` waits for (forgotten here), or undefined. */
   take(reconcileKey: string): ReadonlyArray<AwaitedWrite> | undefined {
     if (this.writes.size === 0) return undefined;

@@ -4,18 +4,24 @@ import type { QueueItem } from './queueItem.js';
 import { NotInFlightError } from './workQueueError.js';
 import type { WorkQueueMetricEvent } from './workQueueMetrics.js';
 
-// The state of a key the core knows: ready (in the ready heap), held by a worker, or held and
-// dirty (queued again once done). A key it does not know is neither queued nor held.
-type Active =
-  | { readonly kind: 'ready'; readonly priority: number; readonly seq: number; readonly addedAt: number }
-  | { readonly kind: 'held'; readonly startedAt: number }
-  | { readonly kind: 'heldDirty'; readonly startedAt: number; readonly priority: number; readonly addedAt: number };
-
-interface ReadyEntry<T> {
+// The state of a key the core knows: ready (in the ready heap: the entry is the state), held by a worker, held and dirty (queued again once done), or gone (neither
+// queued nor held: see `forgetKey`). A key it does not know is gone too.
+interface Ready<T> {
+  readonly kind: 'ready';
   readonly key: T;
   readonly priority: number;
   readonly seq: number;
+  readonly addedAt: number;
 }
+type Active<T> =
+  | Ready<T>
+  | { readonly kind: 'held'; readonly startedAt: number }
+  | { readonly kind: 'heldDirty'; readonly startedAt: number; readonly priority: number; readonly addedAt: number }
+  | { readonly kind: 'gone' };
+
+const GONE: Active<never> = Object.freeze({ kind: 'gone' });
+// Gone keys kept before the map is rebuilt without them (see forgetKey).
+const GONE_KEPT = 1024;
 
 /**
  * The core of a work queue (client-go's `Type` with controller-runtime's priority levels): the
@@ -61,6 +67,11 @@ export interface CoreQueue<T> {
   addsTotal(): number;
   /** The summed and the longest age (seconds) of the keys held now. */
   inFlightAges(): { readonly unfinished: number; readonly longest: number };
+  /**
+   * Called (synchronously, from inside the pump: a `done` it makes only queues) whenever keys are
+   * ready that no `get$` subscriber took; the listener pulls them with `take`.
+   */
+  setReadyListener(listener: (() => void) | undefined): void;
 }
 
 /**
@@ -75,36 +86,53 @@ export interface CoreQueue<T> {
 export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Subject<WorkQueueMetricEvent>): CoreQueue<T> {
   // Events are built only while someone listens (\`metrics.observed\`): three a key otherwise made
   // for nobody, on the controller's hottest path.
-  const active = new Map<T, Active>();
-  const readyHeap = new BinaryHeap<ReadyEntry<T>>((a, b) => (a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq));
+  let active = new Map<T, Active<T>>();
+  const readyHeap = new BinaryHeap<Ready<T>>((a, b) => (a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq));
   const depth = new Map<number, number>();
   const waiters: Subscriber<QueueItem<T>>[] = [];
   const drainers: Subscriber<void>[] = [];
   let seq = 0;
   let adds = 0;
   let readyCount = 0;
+  let heldCount = 0;
+  let goneCount = 0;
   let dirtyHeld = 0;
   let shutdown = false;
   let pumping = false;
+  let readyListener: (() => void) | undefined;
+  let takes = 0;
   const now = () => scheduler.now();
 
-  // Depth per priority level: a key counts from the add that queues it to the take that hands it out.
+  // Depth per priority level: a key counts from the add that queues it to the take that hands it
+  // out. Levels at 0 stay (a Map that deletes and re-adds a key on every item allocates a new table
+  // each time): depthByPriority() leaves them out.
   const count = (priority: number, delta: number) => {
-    const n = (depth.get(priority) ?? 0) + delta;
-    if (n === 0) depth.delete(priority);
-    else depth.set(priority, n);
+    depth.set(priority, (depth.get(priority) ?? 0) + delta);
   };
 
   const makeReady = (key: T, priority: number, addedAt: number) => {
-    const entry = { key, priority, seq: seq++ };
-    active.set(key, { kind: 'ready', priority, seq: entry.seq, addedAt });
+    const entry: Ready<T> = { kind: 'ready', key, priority, seq: seq++, addedAt };
+    if (active.get(key) === GONE) goneCount--;
+    active.set(key, entry);
     readyHeap.push(entry);
     readyCount++;
   };
 
+  // A key done is marked gone rather than deleted: deleting from a Map of few keys, and adding
+  // again, allocates a new hash table nearly every time (about 190 bytes a key on the
+  // controller's path). Gone keys are dropped in one rebuild once there are many of them.
+  const forgetKey = (key: T) => {
+    active.set(key, GONE);
+    if (++goneCount <= GONE_KEPT || goneCount <= active.size - goneCount) return;
+    const live = new Map<T, Active<T>>();
+    for (const [k, state] of active) if (state !== GONE) live.set(k, state);
+    active = live;
+    goneCount = 0;
+  };
+
   const add = (key: T, priority: number) => {
     const state = active.get(key);
-    if (state === undefined) {
+    if (state === undefined || state.kind === 'gone') {
       makeReady(key, priority, now());
     } else if (state.kind === 'held') {
       active.set(key, { kind: 'heldDirty', startedAt: state.startedAt, priority, addedAt: now() });
@@ -116,8 +144,8 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       if (state.kind === 'ready') {
         // To the back of its new level (controller-runtime bumps AddedCounter); the old heap entry
         // becomes stale and is skipped when popped.
-        const entry = { key, priority, seq: seq++ };
-        active.set(key, { ...state, priority, seq: entry.seq });
+        const entry: Ready<T> = { kind: 'ready', key, priority, seq: seq++, addedAt: state.addedAt };
+        active.set(key, entry);
         readyHeap.push(entry);
       } else {
         active.set(key, { ...state, priority });
@@ -133,19 +161,18 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
   const take = (): QueueItem<T> | undefined => {
     if (shutdown) return undefined;
     for (let entry = readyHeap.pop(); entry !== undefined; entry = readyHeap.pop()) {
-      const state = active.get(entry.key);
-      if (state?.kind !== 'ready' || state.seq !== entry.seq) continue;
+      if (active.get(entry.key) !== entry) continue; // stale: the key was raised to another level
       const t = now();
       active.set(entry.key, { kind: 'held', startedAt: t });
       readyCount--;
+      heldCount++;
+      takes++;
       count(entry.priority, -1);
-      if (metrics.observed) metrics.next({ type: 'get', queueSeconds: (t - state.addedAt) / 1000 });
+      if (metrics.observed) metrics.next({ type: 'get', queueSeconds: (t - entry.addedAt) / 1000 });
       return { key: entry.key, priority: entry.priority };
     }
     return undefined;
   };
-
-  const heldCount = () => active.size - readyCount;
 
   // Hands ready keys to waiting workers in a loop; a worker that takes its next key from inside
   // the callback only registers (pumping is set), so a run of synchronous workers never recurses.
@@ -164,7 +191,12 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
         waiter.next(item);
         waiter.complete();
       }
-      if (shutdown && heldCount() === 0) for (const drainer of drainers.splice(0)) drainer.complete();
+      // Again while the listener takes keys: keys added meanwhile found the pump busy.
+      for (let taken = -1; !shutdown && readyCount > 0 && readyListener !== undefined && taken !== takes; ) {
+        taken = takes;
+        readyListener();
+      }
+      if (shutdown && heldCount === 0) for (const drainer of drainers.splice(0)) drainer.complete();
     } finally {
       pumping = false;
     }
@@ -185,14 +217,15 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
     add,
     queuedPriority(key) {
       const state = active.get(key);
-      return state === undefined || state.kind === 'held' ? undefined : state.priority;
+      return state === undefined || state.kind === 'held' || state.kind === 'gone' ? undefined : state.priority;
     },
     take,
     get$: () => registered(waiters),
     done(key) {
       const state = active.get(key);
-      if (state === undefined || state.kind === 'ready') throw new NotInFlightError(name, key);
-      active.delete(key);
+      if (state === undefined || state.kind === 'ready' || state.kind === 'gone') throw new NotInFlightError(name, key);
+      heldCount--;
+      forgetKey(key);
       if (metrics.observed) metrics.next({ type: 'done', workSeconds: (now() - state.startedAt) / 1000 });
       if (state.kind === 'heldDirty') {
         dirtyHeld--;
@@ -210,8 +243,11 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       for (const drainer of drainers.splice(0)) drainer.complete();
     },
     drained$: () => registered(drainers),
-    inFlight: heldCount,
-    depthByPriority: () => depth,
+    inFlight: () => heldCount,
+    setReadyListener(listener) {
+      readyListener = listener;
+    },
+    depthByPriority: () => new Map([...depth].filter(([, n]) => n !== 0)),
     depth: () => readyCount + dirtyHeld,
     addsTotal: () => adds,
     inFlightAges() {
@@ -219,7 +255,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       let unfinished = 0;
       let longest = 0;
       for (const state of active.values()) {
-        if (state.kind === 'ready') continue;
+        if (state.kind === 'ready' || state.kind === 'gone') continue;
         const age = (t - state.startedAt) / 1000;
         unfinished += age;
         longest = Math.max(longest, age);

@@ -1,5 +1,6 @@
 import { Subject, asyncScheduler, defer, type Observable, type SchedulerLike } from 'rxjs';
 import { coreQueue } from './coreQueue.js';
+import { registerReadyHook } from './queueReadyHook.js';
 import { defaultControllerRateLimiter } from './defaultControllerRateLimiter.js';
 import { delayingQueue } from './delayingQueue.js';
 import type { RateLimiter } from './rateLimiter.js';
@@ -117,7 +118,7 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
     core.shutDown();
   };
 
-  return {
+  const queue: WorkQueue<T> = {
     name,
     metrics$: metrics.asObservable(),
     add: (key, addOptions) => limited.add(key, addOptions?.after ?? 0, addOptions?.rateLimited, addOptions?.priority),
@@ -155,4 +156,6 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
       };
     },
   };
+  registerReadyHook(queue, core.setReadyListener);
+  return queue;
 }

@@ -1,0 +1,364 @@
+import { BehaviorSubject, Observable, Subject, Subscription, asyncScheduler, catchError, filter, map, merge, of, type SchedulerLike } from 'rxjs';
+import type { Notification } from '../informer/notification.js';
+import type { KubeObjectLike } from '../meta/kubeObject.js';
+import { errorLogger } from '../logging/errorLogger.js';
+import { longTimer } from '../timers/longTimer.js';
+import { onQueueReady } from '../workqueue/queueReadyHook.js';
+import { LOW_PRIORITY, workQueue, type WorkQueue } from '../workqueue/workQueue.js';
+import { runWithWriteTracker } from '../write/writeScope.js';
+import type { OwnWritesOutcome } from './awaitOwnWrites.js';
+import { CacheSyncTimeoutError, ControllerInputError, ReconcileError } from './controllerErrors.js';
+import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
+import type { Controller, ControllerError, ControllerOptions } from './controllerOptions.js';
+import { ControllerSources } from './controllerSources.js';
+import {
+  acceptsKey,
+  activeWorkers,
+  initialControllerState,
+  type ControllerEffect,
+  type ControllerInput,
+  type ControllerState,
+  type FinishEffect,
+  type ReconcilingWorker,
+} from './controllerState.js';
+import { controllerStep } from './controllerStep.js';
+import { forKeys, triggerKeys, type KeySource } from './keySource.js';
+import { OwnWritesGate } from './ownWritesGate.js';
+import { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
+import { ControllerReconcileContext } from './reconcileContext.js';
+import { reconcileTimeoutOutcome, startReconcile, type OutcomeSink, type ReconcileOutcome, type ReconcileRunOptions } from './reconcileOutcome.js';
+import type { Reconciler } from './reconciler.js';
+import { ControllerReconcileReport, type ReconcileReport } from './reconcileReport.js';
+import { applyRequeue } from './requeue.js';
+import type { TriggerSource } from './triggerSource.js';
+import { WriteLedger, kindOf, watchedCache } from './writeLedger.js';
+
+/** How long a key waits for its own writes by default (`readYourWritesTimeout`), in ms. */
+export const DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS = 5000;
+
+const START: ControllerInput = Object.freeze({ type: 'start' });
+const STOP: ControllerInput = Object.freeze({ type: 'stop' });
+const SYNCED: ControllerInput = Object.freeze({ type: 'synced' });
+const READY: ControllerInput = Object.freeze({ type: 'ready' });
+const DRAINED: ControllerInput = Object.freeze({ type: 'drained' });
+const SYNC_TIMED_OUT: ControllerInput = Object.freeze({ type: 'syncTimedOut' });
+
+/**
+ * A reconcile in flight: its context, what stops it (an Observable reconcile, the timeout), and
+ * where its outcome goes (once: a reconcile that timed out may still settle later).
+ */
+class InFlight implements OutcomeSink, ReconcileRunOptions {
+  running: Subscription | undefined;
+  timeout: Subscription | undefined;
+  private settled = false;
+
+  constructor(
+    readonly ctx: ControllerReconcileContext<unknown>,
+    private readonly worker: number,
+    readonly priority: number,
+    readonly scheduler: SchedulerLike,
+    private readonly queue: WorkQueue<string>,
+    private readonly answer: (input: ControllerInput) => void,
+  ) {}
+
+  get done(): boolean {
+    return this.settled;
+  }
+
+  settle(outcome: ReconcileOutcome): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.timeout?.unsubscribe();
+    this.answer({ type: 'reconciled', worker: this.worker, outcome, more: this.queue.len() > 0, now: this.scheduler.now() });
+  }
+}
+
+/**
+ * The controller's edge: everything it does that is not a decision. It feeds every input (the
+ * queue's ready keys, each worker's answers, `leading$`, `keyFilter$`, the cache sync timer, the
+ * sources' sync) through {@link controllerStep}, one at a time (an input that arrives while an
+ * effect runs, e.g. a synchronous reconcile's end, waits its turn), and performs the effects the
+ * step returns: queue calls, reconciles, reports on `results$`, `status$` and `errors$`.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const ctl: Controller = new ControllerRun('web', options, sources, 4);
+ * ```
+ */
+export class ControllerRun<T extends KubeObjectLike> implements Controller {
+  readonly queue: WorkQueue<string>;
+  readonly status$: Observable<ControllerStatus>;
+  readonly errors$: Observable<ControllerError>;
+  readonly metrics$: Observable<ControllerMetricEvent>;
+  readonly results$: Observable<ReconcileReport>;
+
+  private state: ControllerState;
+  private stepping = false;
+  private readonly inbox: ControllerInput[] = [];
+  private readonly scheduler: SchedulerLike;
+  private readonly statusSubject = new BehaviorSubject<ControllerStatus>('idle');
+  private readonly results = new Subject<ReconcileReport>();
+  private readonly errors = new Subject<ControllerError>();
+  private readonly metrics = new Subject<ControllerMetricEvent>();
+  private readonly keySources: ControllerSources;
+  private readonly inputs = new Subscription();
+  private syncTimer: Subscription | undefined;
+  private readonly inFlight: Array<InFlight | undefined>;
+  private readonly gate: OwnWritesGate | undefined;
+  private readonly finished: Promise<void>;
+  private resolveFinished: () => void = () => undefined;
+  private readonly answer = (input: ControllerInput): void => this.dispatch(input);
+  // Counted from results$ (and the waits for own writes): stats() is a fold of the reports.
+  private readonly totals = { success: 0, error: 0, requeue: 0, requeue_after: 0 };
+  private readonly counts = { errors: 0, terminal: 0, timeouts: 0, ownWritesWaits: 0, ownWritesTimeouts: 0 };
+
+  constructor(
+    readonly name: string,
+    private readonly options: ControllerOptions<T>,
+    private readonly sources: ReadonlyArray<TriggerSource>,
+    private readonly concurrency: number,
+  ) {
+    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.state = initialControllerState(concurrency, options.keyFilter$ !== undefined);
+    this.inFlight = Array.from({ length: concurrency }, () => undefined);
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
+    // Workers pull keys (tryGet) when the queue says some are ready, instead of a get$ per key.
+    onQueueReady(this.queue, () => this.dispatch(READY));
+    this.status$ = this.statusSubject.asObservable();
+    this.results$ = this.results.asObservable();
+    this.keySources = new ControllerSources({ name, enqueue: (key, priority) => this.enqueue(key, priority), synced: () => this.dispatch(SYNCED) });
+    // Errors and metrics of reconciles are derived from results$; the sources' errors are theirs;
+    // the rest are the controller's own.
+    this.errors$ = merge(
+      this.errors,
+      this.keySources.errors$,
+      this.results.pipe(
+        filter((r) => r.result === 'error'),
+        map((r) => new ReconcileError(this.name, r.key, r.error, r.terminal, r.retries, r.reconcileId)),
+      ),
+    );
+    this.metrics$ = merge(
+      this.metrics,
+      this.results.pipe(
+        map((r): ControllerMetricEvent => ({ type: 'reconcile', result: r.result, seconds: r.seconds, terminal: r.terminal, timeout: r.timeout, reconcileId: r.reconcileId })),
+      ),
+    );
+    this.results.subscribe((r) => this.count(r));
+    this.gate = options.readYourWrites === false ? undefined : this.ownWritesGate();
+    this.addOwnSources();
+    (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
+    // The log is one subscriber of errors$ (no second error channel).
+    this.errors$.subscribe(errorLogger(options.logger, { scheduler: this.scheduler }));
+  }
+
+  status(): ControllerStatus {
+    return this.statusSubject.value;
+  }
+
+  stats(): ControllerStats {
+    const { errors, terminal, timeouts, ownWritesWaits, ownWritesTimeouts } = this.counts;
+    return {
+      activeWorkers: activeWorkers(this.state),
+      maxConcurrentReconciles: this.concurrency,
+      reconcileTotal: { ...this.totals },
+      reconcileErrorsTotal: errors,
+      terminalReconcileErrorsTotal: terminal,
+      reconcileTimeoutsTotal: timeouts,
+      ownWritesWaitsTotal: ownWritesWaits,
+      ownWritesTimeoutsTotal: ownWritesTimeouts,
+    };
+  }
+
+  start(): void {
+    this.dispatch(START);
+  }
+
+  stop(): Promise<void> {
+    this.dispatch(STOP);
+    return this.finished;
+  }
+
+  addSource(source: KeySource, name?: string): Subscription {
+    return this.keySources.add(source, name);
+  }
+
+  /** Steps `input`, and every input that arrives while its effects run, in order. */
+  private dispatch(input: ControllerInput): void {
+    if (this.stepping) {
+      this.inbox.push(input);
+      return;
+    }
+    this.stepping = true;
+    try {
+      for (let next: ControllerInput | undefined = input; next !== undefined; next = this.inbox.shift()) {
+        const { state, effects } = controllerStep(this.state, next);
+        this.state = state;
+        for (let i = 0; i < effects.length; i++) this.perform(effects[i]);
+      }
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  private perform(effect: ControllerEffect): void {
+    switch (effect.kind) {
+      case 'status':
+        return this.statusSubject.next(effect.status);
+      case 'begin':
+        return this.begin();
+      case 'synced':
+        return this.syncTimer?.unsubscribe();
+      case 'take':
+        return this.take(effect.worker);
+      case 'awaitWrites':
+        return this.gate?.wait(effect.key, (waitedSeconds) =>
+          this.dispatch({ type: 'writesSeen', worker: effect.worker, waitedSeconds, now: this.scheduler.now() }),
+        );
+      case 'reconcile':
+        return this.reconcile(effect.worker, effect.run);
+      case 'finish':
+        return this.finish(effect);
+      case 'drop':
+        this.queue.forget(effect.key);
+        this.gate?.forget(effect.key);
+        return this.queue.done(effect.key);
+      case 'release':
+        return this.queue.done(effect.key);
+      case 'putBack':
+        this.queue.add(effect.key, { priority: effect.priority }); // held: queued again once done
+        return this.queue.done(effect.key);
+      case 'claim':
+        // Keys that became ours: reconcile them (they may have changed while another replica had them).
+        for (const key of this.options.for.listKeys()) if (effect.next(key) && !effect.previous(key)) this.enqueue(key, LOW_PRIORITY);
+        return;
+      case 'inputFailed':
+        return this.errors.next(new ControllerInputError(this.name, effect.input, effect.error));
+      case 'syncTimedOut':
+        return this.errors.next(new CacheSyncTimeoutError(this.name, this.options.cacheSyncTimeout ?? 120_000));
+      case 'tearDown':
+        this.keySources.close();
+        this.inputs.unsubscribe();
+        return this.gate?.close();
+      case 'drain':
+        this.queue.shutDownWithDrain().subscribe({ complete: () => this.dispatch(DRAINED) });
+        return;
+      case 'complete':
+        this.statusSubject.complete();
+        this.results.complete();
+        this.errors.complete();
+        this.metrics.complete();
+        return this.resolveFinished();
+    }
+  }
+
+  // leading$, keyFilter$ and the cache sync timer as inputs, then the sources (which start the informers).
+  private begin(): void {
+    const { keyFilter$, leading$ } = this.options;
+    const failed = (input: 'leading$' | 'keyFilter$') =>
+      catchError<ControllerInput, Observable<ControllerInput>>((error: unknown) => of({ type: 'inputFailed', input, error }));
+    const inputs: Observable<ControllerInput>[] = [];
+    if (keyFilter$ !== undefined) inputs.push(keyFilter$.pipe(map((accepts): ControllerInput => ({ type: 'keyFilter', accepts })), failed('keyFilter$')));
+    if (leading$ !== undefined) inputs.push(leading$.pipe(map((leading): ControllerInput => ({ type: 'leading', leading })), failed('leading$')));
+    this.inputs.add(merge(...inputs).subscribe((input) => this.dispatch(input)));
+    this.syncTimer = longTimer(this.options.cacheSyncTimeout ?? 120_000, this.scheduler).subscribe(() => this.dispatch(SYNC_TIMED_OUT));
+    this.inputs.add(this.syncTimer);
+    this.keySources.start();
+  }
+
+  private take(worker: number): void {
+    const item = this.queue.tryGet();
+    const key = item?.key;
+    this.dispatch({
+      type: 'got',
+      worker,
+      item,
+      retries: key === undefined ? 0 : this.queue.numRequeues(key),
+      waits: key !== undefined && this.gate !== undefined && this.gate.waits(key),
+      more: this.queue.len() > 0,
+      now: this.scheduler.now(),
+    });
+  }
+
+  private reconcile(worker: number, run: ReconcilingWorker): void {
+    const { key, priority, retries } = run;
+    const ctx = new ControllerReconcileContext<T>(this.options.for.getByKey(key), key, priority, retries, this.gate?.ledger);
+    const flight = new InFlight(ctx, worker, priority, this.scheduler, this.queue, this.answer);
+    this.inFlight[worker] = flight;
+    // In the reconcile's own async context (Node): the writes it sends are recorded for its key.
+    flight.running = this.gate === undefined ? this.startFlight(flight) : runWithWriteTracker(ctx, this.startFlight, flight);
+    const timeoutMs = this.options.reconcileTimeout;
+    if (timeoutMs === undefined || flight.done) return;
+    flight.timeout = longTimer(timeoutMs, this.scheduler).subscribe(() => {
+      ctx.abort();
+      flight.running?.unsubscribe();
+      flight.settle(reconcileTimeoutOutcome(key, timeoutMs, flight));
+    });
+  }
+
+  private readonly startFlight = (flight: InFlight): Subscription | undefined =>
+    startReconcile(this.options.reconcile as Reconciler<unknown>, flight.ctx.key, flight.ctx, flight, flight);
+
+  private finish({ worker, run, outcome, seconds, requeue }: FinishEffect): void {
+    const flight = this.inFlight[worker];
+    this.inFlight[worker] = undefined;
+    const context = flight?.ctx ?? { reconcileId: '' };
+    // Reported before `done`: the key done may end a drain, and with it results$ (errors$, metrics$).
+    this.results.next(new ControllerReconcileReport(run, outcome, seconds, context));
+    try {
+      applyRequeue(this.queue, run.key, requeue);
+    } catch (e) {
+      // A rate limiter that answered no delay (InvalidDelayError): the key is let go (not retried
+      // until it changes) and reported, never left in flight with its worker dead.
+      this.queue.forget(run.key);
+      this.errors.next(new ReconcileError(this.name, run.key, e, true, run.retries, context.reconcileId));
+    }
+    this.queue.done(run.key);
+  }
+
+  private enqueue(key: string, priority: number): void {
+    if (this.queue.shuttingDown() || !acceptsKey(this.state, key)) return;
+    this.queue.add(key, priority === 0 ? undefined : { priority });
+  }
+
+  private count(r: ReconcileReport): void {
+    this.totals[r.result]++;
+    if (r.result !== 'error') return;
+    this.counts.errors++;
+    if (r.terminal) this.counts.terminal++;
+    if (r.timeout) this.counts.timeouts++;
+  }
+
+  private ownWritesGate(): OwnWritesGate {
+    const forKind = this.options.forKind === undefined ? undefined : kindOf(this.options.forKind);
+    const caches = [watchedCache(this.options.for, forKind), ...this.sources.map((s) => watchedCache(s.informer, undefined))];
+    return new OwnWritesGate(new WriteLedger(caches), {
+      timeoutMs: this.options.readYourWritesTimeout ?? DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS,
+      scheduler: this.scheduler,
+      report: (key, outcome) => this.reportOwnWrites(key, outcome),
+    });
+  }
+
+  private reportOwnWrites(key: string, outcome: OwnWritesOutcome): void {
+    this.counts.ownWritesWaits++;
+    const timedOut = outcome.kind === 'timedOut';
+    this.metrics.next({ type: 'ownWritesWait', seconds: outcome.waitedMs / 1000, timedOut });
+    if (outcome.kind !== 'timedOut') return;
+    this.counts.ownWritesTimeouts++;
+    const timeoutMs = this.options.readYourWritesTimeout ?? DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS;
+    this.errors.next(new OwnWritesTimeoutError(this.name, key, timeoutMs, outcome.pending));
+  }
+
+  // for, owns and watches: sources built from the informers, each telling the read-your-own-writes
+  // gate of every change first; the controller reconciles once all of them have synced.
+  private addOwnSources(): void {
+    const gate = this.gate;
+    const seen = (cache: number) => (gate === undefined ? undefined : (n: Notification<KubeObjectLike>) => gate.saw(cache, n));
+    this.keySources.add(forKeys(this.options.for, this.options.predicates ?? [], { name: `${this.name}/for`, seen: seen(0) }), 'for', true);
+    this.sources.forEach((source, i) => {
+      const options = { name: `${this.name}/source${i}`, seen: seen(i + 1) as ((n: Notification<never>) => ReadonlySet<string> | undefined) | undefined };
+      this.keySources.add(triggerKeys(source, this.options.forKind, options), `source${i}`, true);
+    });
+  }
+}

@@ -3,7 +3,7 @@ import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../logging/errorLogger.js';
 import { longTimer } from '../timers/longTimer.js';
-import { onQueueReady } from '../workqueue/queueReadyHook.js';
+import { consumeQueue, type QueueConsumer } from '../workqueue/queueConsumer.js';
 import { LOW_PRIORITY, workQueue, type WorkQueue } from '../workqueue/workQueue.js';
 import { runWithWriteTracker } from '../write/writeScope.js';
 import type { OwnWritesOutcome } from './awaitOwnWrites.js';
@@ -105,6 +105,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly inputs = new Subscription();
   private syncTimer: Subscription | undefined;
   private readonly inFlight: Array<InFlight | undefined>;
+  private readonly consumer: QueueConsumer<string>;
   private readonly gate: OwnWritesGate | undefined;
   private readonly finished: Promise<void>;
   private resolveFinished: () => void = () => undefined;
@@ -124,8 +125,8 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.inFlight = Array.from({ length: concurrency }, () => undefined);
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
-    // Workers pull keys (tryGet) when the queue says some are ready, instead of a get$ per key.
-    onQueueReady(this.queue, () => this.dispatch(READY));
+    // Workers pull keys when the queue says some are ready, instead of a get$ per key.
+    this.consumer = consumeQueue<string>(this.queue, () => this.dispatch(READY)) as QueueConsumer<string>;
     this.status$ = this.statusSubject.asObservable();
     this.results$ = this.results.asObservable();
     this.keySources = new ControllerSources({ name, enqueue: (key, priority) => this.enqueue(key, priority), synced: () => this.dispatch(SYNCED) });
@@ -268,7 +269,9 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   }
 
   private take(worker: number): void {
-    const item = this.queue.tryGet();
+    // One clock read: when the queue holds the key from is when its reconcile starts.
+    const now = this.scheduler.now();
+    const item = this.consumer.take(now);
     const key = item?.key;
     this.dispatch({
       type: 'got',
@@ -277,7 +280,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
       retries: key === undefined ? 0 : this.queue.numRequeues(key),
       waits: key !== undefined && this.gate !== undefined && this.gate.waits(key),
       more: this.queue.len() > 0,
-      now: this.scheduler.now(),
+      now,
     });
   }
 

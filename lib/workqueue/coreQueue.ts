@@ -48,7 +48,8 @@ export interface CoreQueue<T> {
   add(key: T, priority: number): void;
   /** The priority of a key queued to run (ready, or dirty while held), else `undefined`. */
   queuedPriority(key: T): number | undefined;
-  take(): QueueItem<T> | undefined;
+  /** A ready key, held from `at` (the clock's now, if not given), or undefined. */
+  take(at?: number): QueueItem<T> | undefined;
   get$(): Observable<QueueItem<T>>;
   done(key: T): void;
   len(): number;
@@ -88,7 +89,6 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
   // for nobody, on the controller's hottest path.
   let active = new Map<T, Active<T>>();
   const readyHeap = new BinaryHeap<Ready<T>>((a, b) => (a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq));
-  const depth = new Map<number, number>();
   const waiters: Subscriber<QueueItem<T>>[] = [];
   const drainers: Subscriber<void>[] = [];
   let seq = 0;
@@ -103,12 +103,9 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
   let takes = 0;
   const now = () => scheduler.now();
 
-  // Depth per priority level: a key counts from the add that queues it to the take that hands it
-  // out. Levels at 0 stay (a Map that deletes and re-adds a key on every item allocates a new table
-  // each time): depthByPriority() leaves them out.
-  const count = (priority: number, delta: number) => {
-    depth.set(priority, (depth.get(priority) ?? 0) + delta);
-  };
+  // When a key was queued, for the `get` metric event's queueSeconds: read from the clock only while
+  // someone listens (a clock read costs as much as the rest of an add on some machines); NaN else.
+  const addedNow = () => (metrics.observed ? now() : Number.NaN);
 
   const makeReady = (key: T, priority: number, addedAt: number) => {
     const entry: Ready<T> = { kind: 'ready', key, priority, seq: seq++, addedAt };
@@ -133,14 +130,12 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
   const add = (key: T, priority: number) => {
     const state = active.get(key);
     if (state === undefined || state.kind === 'gone') {
-      makeReady(key, priority, now());
+      makeReady(key, priority, addedNow());
     } else if (state.kind === 'held') {
-      active.set(key, { kind: 'heldDirty', startedAt: state.startedAt, priority, addedAt: now() });
+      active.set(key, { kind: 'heldDirty', startedAt: state.startedAt, priority, addedAt: addedNow() });
       dirtyHeld++;
     } else {
       if (state.priority >= priority) return;
-      count(state.priority, -1);
-      count(priority, +1);
       if (state.kind === 'ready') {
         // To the back of its new level (controller-runtime bumps AddedCounter); the old heap entry
         // becomes stale and is skipped when popped.
@@ -152,23 +147,22 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       }
       return;
     }
-    count(priority, +1);
     adds++;
     if (metrics.observed) metrics.next({ type: 'add' });
     pump();
   };
 
-  const take = (): QueueItem<T> | undefined => {
+  const take = (at?: number): QueueItem<T> | undefined => {
     if (shutdown) return undefined;
     for (let entry = readyHeap.pop(); entry !== undefined; entry = readyHeap.pop()) {
       if (active.get(entry.key) !== entry) continue; // stale: the key was raised to another level
-      const t = now();
+      const t = at ?? now();
       active.set(entry.key, { kind: 'held', startedAt: t });
       readyCount--;
       heldCount++;
       takes++;
-      count(entry.priority, -1);
-      if (metrics.observed) metrics.next({ type: 'get', queueSeconds: (t - entry.addedAt) / 1000 });
+      // A key queued while nobody listened has no time of its own: its wait counts as 0.
+      if (metrics.observed) metrics.next({ type: 'get', queueSeconds: Number.isNaN(entry.addedAt) ? 0 : (t - entry.addedAt) / 1000 });
       return { key: entry.key, priority: entry.priority };
     }
     return undefined;
@@ -247,7 +241,14 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
     setReadyListener(listener) {
       readyListener = listener;
     },
-    depthByPriority: () => new Map([...depth].filter(([, n]) => n !== 0)),
+    depthByPriority() {
+      // Counted when asked (a scrape), not on every add and take.
+      const depth = new Map<number, number>();
+      for (const state of active.values()) {
+        if (state.kind === 'ready' || state.kind === 'heldDirty') depth.set(state.priority, (depth.get(state.priority) ?? 0) + 1);
+      }
+      return depth;
+    },
     depth: () => readyCount + dirtyHeld,
     addsTotal: () => adds,
     inFlightAges() {

@@ -1,6 +1,6 @@
 import { Subject, asyncScheduler, defer, type Observable, type SchedulerLike } from 'rxjs';
 import { coreQueue } from './coreQueue.js';
-import { registerReadyHook } from './queueReadyHook.js';
+import { registerQueueCore } from './queueConsumer.js';
 import { defaultControllerRateLimiter } from './defaultControllerRateLimiter.js';
 import { delayingQueue } from './delayingQueue.js';
 import type { RateLimiter } from './rateLimiter.js';
@@ -127,7 +127,7 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
     forget: limited.forget,
     numRequeues: limited.numRequeues,
     get$: core.get$,
-    tryGet: core.take,
+    tryGet: () => core.take(),
     done: core.done,
     len: core.len,
     shutDown() {
@@ -156,6 +156,6 @@ export function workQueue<T>(options?: WorkQueueOptions<T> | null): WorkQueue<T>
       };
     },
   };
-  registerReadyHook(queue, core.setReadyListener);
+  registerQueueCore(queue, core);
   return queue;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The reflector alone on its watch hot path: a ListWatch that lists at once and then hands over
-// B bursts of E MODIFIED events each, synchronously, to `reflect()`; CPU µs per event (median and
+// B bursts of E MODIFIED events each, synchronously, to the reflector; CPU µs per event (median and
 // minimum of the runs, after warm-up runs). E = 1 shows the per-burst cost, E = 200 about what a
 // 64 KB chunk of small pods carries. Compare two builds with RXKUBE_MODULE.
 //
@@ -39,7 +39,7 @@ const lw = {
 function once() {
   let events = -1; // the list's replace
   const start = process.cpuUsage();
-  const sub = rx.reflect(lw, { random: () => 0 }).subscribe((out) => {
+  const sub = rx.reflector(lw, { random: () => 0 }).outputs$.subscribe((out) => {
     if (out.type === 'events') events += out.events.length;
   });
   const used = process.cpuUsage(start);

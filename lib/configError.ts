@@ -7,8 +7,7 @@ import { RxkubeError } from './errors.js';
  * wrote it (`'resyncPeriod'`, `'buffer.size'`, `'leaseDuration'`, `'owns[1]'`); `value` is what was
  * given for it, when that helps (a number out of range, a thing that is not a function).
  *
- * One class for every such error: the former `InformerConfigError`, `ControllerConfigError`,
- * `LeaderElectionConfigError` and `RateLimiterConfigError` are deprecated aliases of it.
+ * One class for every such error (the four per-area classes of earlier versions are gone).
  *
  * @example
  * ```ts
@@ -28,25 +27,5 @@ export class ConfigError extends RxkubeError {
     this.value = options?.value;
   }
 
-  /**
-   * The option at fault, as `LeaderElectionConfigError` called it.
-   *
-   * @deprecated Use {@link ConfigError.option}.
-   * @example
-   * ```ts
-   * const e = new ConfigError('identity', 'identity must be a non-empty string');
-   * e.field === e.option; // true
-   * ```
-   */
-  get field(): string {
-    return this.option;
-  }
 }
 
-/**
- * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
- * in `option`. `instanceof InformerConfigError` still works (it is the same class).
- */
-export const InformerConfigError = ConfigError;
-/** @deprecated Use {@link ConfigError}. */
-export type InformerConfigError = ConfigError;

@@ -4,24 +4,21 @@ import {
   bucketRateLimiter,
   ConfigError,
   controller,
-  ControllerConfigError,
   controllerReference,
-  InformerConfigError,
   informer,
   builtInResources,
   listWatch,
   itemExponentialFailureRateLimiter,
   itemFastSlowRateLimiter,
   leaderElection,
-  LeaderElectionConfigError,
   maxOfRateLimiter,
   owned,
-  RateLimiterConfigError,
   RxkubeError,
   workQueue,
   type RateLimiter,
   type Transport,
 } from '../lib/index.js';
+import * as rxkube from '../lib/index.js';
 import { fakeListWatch, memoryLeaseStore } from '../lib/testing/index.js';
 
 type Pod = { metadata?: { name?: string; namespace?: string } };
@@ -108,18 +105,13 @@ describe('ConfigError: one class for an option rxkube cannot work with, naming t
     expect(e).toBeInstanceOf(RxkubeError);
   });
 
-  it('the former classes are deprecated aliases of it: instanceof each keeps working, field is option', () => {
+  it('is the one class: the per-area names of earlier versions are not exported; the leader election prefix stays', () => {
     const e = thrownBy(make.elector({ identity: '' }));
-    expect([InformerConfigError, ControllerConfigError, LeaderElectionConfigError, RateLimiterConfigError]).toEqual([
-      ConfigError,
-      ConfigError,
-      ConfigError,
-      ConfigError,
-    ]);
-    expect(e).toBeInstanceOf(LeaderElectionConfigError);
-    expect(thrownBy(() => bucketRateLimiter({ qps: 0 }))).toBeInstanceOf(RateLimiterConfigError);
-    expect(e.field).toBe('identity');
-    // The leader election messages keep the prefix they had.
+    const removed = ['InformerConfigError', 'ControllerConfigError', 'LeaderElectionConfigError', 'RateLimiterConfigError'];
+    expect(Object.keys(rxkube).filter((name) => removed.includes(name))).toEqual([]);
+    expect(Object.keys(rxkube)).toContain('ConfigError');
+    expect(thrownBy(() => bucketRateLimiter({ qps: 0 })).option).toBe('qps');
+    expect('field' in e).toBe(false);
     expect(e.message).toBe('invalid leader election config: identity must be a non-empty string, unique per replica (e.g. the pod name)');
   });
 });

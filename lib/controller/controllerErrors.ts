@@ -1,4 +1,3 @@
-import { ConfigError } from '../configError.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
@@ -82,13 +81,6 @@ export class CacheSyncTimeoutError extends RxkubeError {
   }
 }
 
-/**
- * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
- * in `option`. `instanceof ControllerConfigError` still works (it is the same class).
- */
-export const ControllerConfigError = ConfigError;
-/** @deprecated Use {@link ConfigError}. */
-export type ControllerConfigError = ConfigError;
 
 /**
  * `leading$` or `keyFilter$` errored. The controller takes the safe side and keeps it: not leading

@@ -15,7 +15,8 @@ import type {
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { Ingress } from 'kubernetes-types/networking/v1.js';
 import { followCrd, type CrdFollowingInformer } from '../crd/followCrd.js';
-import type { SchedulerLike } from 'rxjs';
+import { Subject, type Observable, type SchedulerLike } from 'rxjs';
+import { ConfigError } from '../configError.js';
 import type { RxkubeError } from '../errors.js';
 import type { LoggerOption } from '../logging/errorLogger.js';
 import { informer, type Informer, type InformerOptions } from '../informer/informer.js';
@@ -75,11 +76,10 @@ export interface SharedInformerFactoryOptions {
   readonly scheduler?: SchedulerLike;
   /**
    * Where every informer logs the errors it recovers from, explained and rate-limited: unset,
-   * `console.error`; `false`, nowhere; or your own `Logger` (`{ error(message, error) }`).
+   * `console.error`; `false`, nowhere; or your own `Logger` (`{ error(message, error) }`). The
+   * errors themselves, with their resource, are on the factory's `errors$`.
    */
   readonly logger?: LoggerOption;
-  /** Called with every error of every informer and the resource's name (`pods`, `widgets.example.com`). */
-  readonly onError?: (error: RxkubeError, resource: string) => void;
   /**
    * Deep-freeze every stored object (opt-in mutation detection, see the informer's `freeze`).
    * Default false; recommended in tests.
@@ -90,6 +90,22 @@ export interface SharedInformerFactoryOptions {
     InformerOptions<KubeObjectLike>,
     'fifoMode' | 'watchList' | 'pageSize' | 'reflector'
   >;
+}
+
+/**
+ * An error of one of a factory's informers, with the name of its resource (`pods`,
+ * `widgets.example.com`): what `factory.errors$` carries.
+ *
+ * @example
+ * ```ts
+ * factory.errors$.subscribe(({ resource, error }: ResourceError) => console.warn(resource, error.message));
+ * ```
+ */
+export interface ResourceError {
+  /** The resource's name, as kubectl says it: `pods`, `deployments.apps`, `widgets.example.com`. */
+  readonly resource: string;
+  /** What the informer's `errors$` carried. */
+  readonly error: RxkubeError;
 }
 
 /**
@@ -171,12 +187,18 @@ export interface SharedInformerFactory {
   jobs(options?: AccessorOptions<Job>): Informer<Job>;
   cronJobs(options?: AccessorOptions<CronJob>): Informer<CronJob>;
   ingresses(options?: AccessorOptions<Ingress>): Informer<Ingress>;
+  /**
+   * Every error of every informer of the factory (each informer's `errors$`, those made later
+   * included), with its resource: one stream for the whole factory, beside the log. Hot: errors
+   * from the subscription on; completes once `shutdown()` has stopped every informer.
+   */
+  readonly errors$: Observable<ResourceError>;
   /** Starts every informer not started yet; after `shutdown`, does nothing (L2). */
   start(): void;
   /**
    * Waits until every started informer has synced (informers not started are not waited for) and
    * resolves to each one's result: `true` synced, `false` stopped before syncing, or not synced when
-   * the `timeout` passed or the `signal` aborted (it never rejects: the log and `onError` say why).
+   * the `timeout` passed or the `signal` aborted (it never rejects: the log and `errors$` say why).
    * Keys are `resourceName` or `namespace/resourceName`.
    */
   waitForCacheSync(options?: WaitForCacheSyncOptions): Promise<ReadonlyMap<string, boolean>>;
@@ -230,7 +252,13 @@ export function sharedInformerFactory(
   source: KubeConfig | Transport,
   options: SharedInformerFactoryOptions = {},
 ): SharedInformerFactory {
+  if ((options as { onError?: unknown } | undefined)?.onError !== undefined) {
+    throw new ConfigError('onError', 'sharedInformerFactory: the onError option is gone; subscribe to factory.errors$ (each error with its resource) instead', {
+      value: (options as { onError?: unknown }).onError,
+    });
+  }
   const entries = new Map<string, Entry>();
+  const errors = new Subject<ResourceError>();
   let shutDown = false;
 
   function informerFor<T extends KubeObjectLike>(
@@ -287,17 +315,9 @@ export function sharedInformerFactory(
       logger: options.logger,
       freeze: options.freeze,
     });
-    const onError = options.onError;
-    // A subscriber of the informer's one error stream (it completes when the informer stops).
-    if (onError) {
-      inf.errors$.subscribe((e: RxkubeError) => {
-        try {
-          onError(e, name);
-        } catch {
-          // A throwing onError must not stop the informer; the error is on errors$ already.
-        }
-      });
-    }
+    // The factory's errors$ is one subscriber of each informer's error stream (it completes when
+    // the informer stops).
+    inf.errors$.subscribe((error: RxkubeError) => errors.next({ resource: name, error }));
     return inf;
   }
 
@@ -340,6 +360,7 @@ export function sharedInformerFactory(
     jobs: typed<Job>(r.jobs),
     cronJobs: typed<CronJob>(r.cronJobs),
     ingresses: typed<Ingress>(r.ingresses),
+    errors$: errors.asObservable(),
 
     start(): void {
       if (shutDown) return;
@@ -359,6 +380,7 @@ export function sharedInformerFactory(
     async shutdown(): Promise<void> {
       shutDown = true;
       await Promise.all([...entries.values()].map((e) => e.informer.stop()));
+      errors.complete();
     },
 
     isShutdown: () => shutDown,

@@ -4,8 +4,8 @@ import { longTimer } from '../timers/longTimer.js';
 /**
  * Options of `waitForCacheSync`: give up after `timeout` ms or when `signal` aborts. Giving up
  * RESOLVES `false` (as client-go's `WaitForCacheSync` returns false when its stop channel closes); it
- * never rejects. The informer keeps running and retrying; why it has not synced is on `errors$`, in
- * `onError` and in the log (see the `logger` option).
+ * never rejects. The informer keeps running and retrying; why it has not synced is on `errors$` (the
+ * factory's too) and in the log (see the `logger` option).
  *
  * @example
  * ```ts

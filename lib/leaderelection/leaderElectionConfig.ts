@@ -4,7 +4,7 @@ import type { LoggerOption } from '../logging/errorLogger.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import type { ResourceLock } from './resourceLock.js';
 
-// A leader election ConfigError; the message keeps the prefix LeaderElectionConfigError had.
+// A leader election ConfigError; its message starts with the prefix leader election errors have always had.
 const invalid = (option: string, message: string, value?: unknown): ConfigError =>
   new ConfigError(option, `invalid leader election config: ${message}`, { value });
 

@@ -1,14 +1,5 @@
-import { ConfigError } from '../configError.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
-/**
- * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
- * in `option` (was `field`, still there as a deprecated getter). `instanceof LeaderElectionConfigError`
- * still works (it is the same class).
- */
-export const LeaderElectionConfigError = ConfigError;
-/** @deprecated Use {@link ConfigError}. */
-export type LeaderElectionConfigError = ConfigError;
 
 /**
  * A write to a lock lost a race: the object changed since it was read (update, HTTP 409), or it

@@ -32,8 +32,10 @@ import { reflectorStart, reflectorStep } from './reflectorStep.js';
  * output       l-------Rw--[a,u]--[b]-----E--b-------l--R-w...   (l, w, b: status; E: error)
  * ```
  *
- * @deprecated as a public name: use `reflector(listWatch, options).outputs$`, the same Observable;
- * `reflector` is the one name of client-go's Reflector.
+ * Not exported: its public name is `reflector(listWatch, options).outputs$`, the one name of
+ * client-go's Reflector.
+ *
+ * @internal
  * @example
  * ```ts
  * const sub = reflector(listWatch<V1Pod>(kc, pods), { expectedTypeName: 'Pod' }).outputs$.subscribe((out) => {

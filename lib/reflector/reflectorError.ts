@@ -26,8 +26,8 @@ export type ReflectorOperation = 'list' | 'watch' | 'watchList';
 export type ReflectorAction = 'relist' | 'rewatch' | 'listFromLatest' | 'restartWatchList' | 'fallbackToList';
 
 /**
- * An error the reflector met and recovered from, on its `errors$` stream and passed to
- * `watchErrorHandler`. `cause` is the original error (an `ApiStatusError` for HTTP errors and
+ * An error the reflector met and recovered from, on its `errors$` stream (and on its informer's,
+ * and its factory's). `cause` is the original error (an `ApiStatusError` for HTTP errors and
  * ERROR events, a transport error otherwise); `action` says what the reflector did next.
  *
  * @example

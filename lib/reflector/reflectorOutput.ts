@@ -10,11 +10,11 @@ import type { ReflectorStatus } from './reflectorStatus.js';
  *   `resourceVersions`: every last-sync RV the burst moved to, in order (client-go's
  *   `UpdateResourceVersion` calls); the last one is the RV after the burst. Empty when it moved none.
  * - `status`: what the run is doing now (listing, watching, backing off and why).
- * - `error`: an error met and what was done about it (also passed to `watchErrorHandler`).
+ * - `error`: an error met and what was done about it (the reflector's `errors$` carries the same).
  *
  * @example
  * ```ts
- * reflect(lw).subscribe((out) => {
+ * reflector(lw).outputs$.subscribe((out) => {
  *   if (out.type === 'events') fifo.push(out.events);
  *   else if (out.type === 'error') console.warn(out.error.message);
  * });

@@ -38,7 +38,7 @@ export function pushStatus<T>(out: Out<T>, status: ReflectorStatus): void {
   out.push({ type: 'status', status: Object.freeze(status) });
 }
 
-/** Appends the error met and what is done about it (the edge also hands it to `watchErrorHandler`). */
+/** Appends the error met and what is done about it (an `error` output: the reflector's `errors$` carries it). */
 export function report<T>(
   ctx: StepContext,
   out: Out<T>,

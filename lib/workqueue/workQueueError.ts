@@ -1,4 +1,3 @@
-import { ConfigError } from '../configError.js';
 import { RxkubeError } from '../errors.js';
 import { describeValue } from '../meta/describeValue.js';
 
@@ -105,10 +104,3 @@ export class InvalidPriorityError extends RxkubeError {
   }
 }
 
-/**
- * @deprecated Use {@link ConfigError}: every configuration error is one class, with the option's name
- * in `option`. `instanceof RateLimiterConfigError` still works (it is the same class).
- */
-export const RateLimiterConfigError = ConfigError;
-/** @deprecated Use {@link ConfigError}. */
-export type RateLimiterConfigError = ConfigError;

@@ -3,7 +3,15 @@ import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { firstValueFrom, filter } from 'rxjs';
 import '../../lib/transport/clientNode.js'; // registers the KubeConfig transport, as importing 'rxkube' does
-import { builtInResources, sharedInformerFactory, type Resource, type SharedInformerFactory } from '../../lib/index.js';
+import {
+  ConfigError,
+  ReflectorError,
+  builtInResources,
+  sharedInformerFactory,
+  type Resource,
+  type ResourceError,
+  type SharedInformerFactory,
+} from '../../lib/index.js';
 import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const configMap = (namespace: string, name: string): V1ConfigMap => ({
@@ -261,5 +269,34 @@ describe('sharedInformerFactory', () => {
     const synced = await factory.waitForCacheSync();
     expect(synced.get('widgets.example.com')).toBe(true);
     expect(informer.byIndex('bySize', 'large').map((w) => w.metadata?.name)).toEqual(['w1']);
+  });
+
+  it('errors$: every informer\'s errors with its resource, informers made after the subscription included; completes on shutdown', async () => {
+    factory = sharedInformerFactory(api.kubeConfig(), { logger: false });
+    const seen: ResourceError[] = [];
+    let completed = false;
+    factory.errors$.subscribe({ next: (e) => seen.push(e), complete: () => (completed = true) });
+    factory.pods();
+    // Made after the subscription; the server does not serve it: its list fails with a 404.
+    factory.informerFor({ group: 'example.com', version: 'v1', plural: 'gadgets', kind: 'Gadget', namespaced: true });
+    factory.start();
+    const abort = new AbortController();
+    const synced = factory.waitForCacheSync({ signal: abort.signal });
+    await firstValueFrom(factory.errors$);
+    abort.abort();
+    expect((await synced).get('gadgets.example.com')).toBe(false);
+    expect(seen[0].resource).toBe('gadgets.example.com');
+    expect(seen[0].error).toBeInstanceOf(ReflectorError);
+    expect((seen[0].error as ReflectorError).statusCode).toBe(404);
+    expect(seen.every((e) => e.resource === 'gadgets.example.com')).toBe(true);
+    expect(completed).toBe(false);
+    await factory.shutdown();
+    expect(completed).toBe(true);
+  });
+
+  it('the onError option is gone: a ConfigError that says to subscribe to errors$', () => {
+    const build = () => sharedInformerFactory(api.kubeConfig(), { onError: () => undefined } as never);
+    expect(build).toThrow(ConfigError);
+    expect(build).toThrow(/onError option is gone; subscribe to factory\.errors\$/);
   });
 });

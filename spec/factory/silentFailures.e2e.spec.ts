@@ -64,10 +64,8 @@ describe('first contact: an informer that cannot sync says why, without anyone s
     const abort = new AbortController();
     const logger = loggerThatAborts(abort);
     const reported: Array<[RxkubeError, string]> = [];
-    factory = sharedInformerFactory(api.kubeConfig(), {
-      logger,
-      onError: (e, resource) => reported.push([e, resource]),
-    });
+    factory = sharedInformerFactory(api.kubeConfig(), { logger });
+    factory.errors$.subscribe(({ error, resource }) => reported.push([error, resource]));
     factory.informerFor(widgets);
     factory.start();
     const synced = await factory.waitForCacheSync({ signal: abort.signal });
@@ -113,7 +111,8 @@ describe('first contact: an informer that cannot sync says why, without anyone s
     const abort = new AbortController();
     const logger = loggerThatAborts(abort);
     const reported: RxkubeError[] = [];
-    factory = sharedInformerFactory(kc, { logger, onError: (e) => reported.push(e) });
+    factory = sharedInformerFactory(kc, { logger });
+    factory.errors$.subscribe(({ error }) => reported.push(error));
     const pods = factory.pods();
     factory.start();
     expect(await pods.waitForCacheSync({ signal: abort.signal })).toBe(false);

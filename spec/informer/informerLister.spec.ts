@@ -1,10 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { informer, withLister, type Informer, type SharedInformer } from '../../lib/index.js';
+import { informer, type Informer } from '../../lib/index.js';
+import * as rxkube from '../../lib/index.js';
 import { fakeListWatch, listPage } from '../../lib/testing/index.js';
 import { added, at, fast, pod, stopAt, testScheduler, type Pod } from './support.js';
 
-// One name for the informer (issue 26): every informer has its lister; SharedInformer and
-// withLister are deprecated names of the same thing.
+// One name for the informer (issue 26): every informer has its lister; the former names
+// (SharedInformer, withLister) are gone (issue 37).
 describe('informer.lister()', () => {
   it('reads the latest store through the same lister: by selector, by key, by namespace', () => {
     const seen: Array<[string, ReadonlyArray<string>, string | undefined]> = [];
@@ -34,11 +35,9 @@ describe('informer.lister()', () => {
     ]);
   });
 
-  it('the deprecated names are the informer: withLister(inf) is inf, and a SharedInformer is an Informer', () => {
+  it('one name: withLister and reflect (reflector(...).outputs$) are not exported', () => {
     const inf: Informer<Pod> = informer(fakeListWatch<Pod>({ lists: [] }), { logger: false });
-    const shared: SharedInformer<Pod> = withLister(inf);
-    expect(shared).toBe(inf);
-    const back: Informer<Pod> = shared;
-    expect(back.lister().list()).toEqual([]);
+    expect(inf.lister().list()).toEqual([]);
+    expect(Object.keys(rxkube).filter((name) => ['withLister', 'reflect', 'SharedInformer'].includes(name))).toEqual([]);
   });
 });

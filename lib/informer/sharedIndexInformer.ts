@@ -23,7 +23,7 @@ import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 import { storeWriter, type StoreWriter } from '../store/storeWriter.js';
 import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegistration.js';
-import type { Informer } from './informer.js';
+import type { Informer } from './informerInterface.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
 import { processDeltas, type ProcessedBatch } from './processDeltas.js';

@@ -5,7 +5,7 @@ import { InvalidIndexValuesError } from './indexErrors.js';
 import { metaNamespaceIndexFunc, type IndexFunc } from './indexers.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { PersistentMap } from './persistentMap.js';
-import type { MutationTarget } from './storeMutator.js';
+import type { MutationTarget } from './mutationTarget.js';
 
 // Internal to lib/store: the state of a snapshot and the all-or-nothing edits of a draft of it (one
 // batch or one change). Store, StoreMutator and createStore are built on these.

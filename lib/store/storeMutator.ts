@@ -2,22 +2,11 @@ import type { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.
 import type { KeyFunc } from '../meta/keys.js';
 import { StoreWriteError } from './indexErrors.js';
 import type { StoreChange } from './storeChange.js';
+import type { MutationTarget } from './mutationTarget.js';
 import { keyOf } from './storeDraft.js';
 
-/**
- * @internal What a {@link StoreMutator} writes to: a draft of a snapshot (`DraftTarget`, a batch on
- * a `Store`) or the informer's working set (`WorkingSet`). Each write is all-or-nothing.
- */
-export interface MutationTarget<T> {
-  readonly keyFunc: KeyFunc<T>;
-  readonly size: number;
-  getByKey(key: string): T | undefined;
-  /** Stores `obj` under `key` (the key function's key for it); returns the object replaced. */
-  upsert(key: string, obj: T): T | undefined;
-  deleteByKey(key: string): T | undefined;
-  replace(items: ReadonlyArray<T>, resourceVersion: string | undefined): void;
-  setResourceVersion(resourceVersion: string): void;
-}
+export type { MutationTarget } from './mutationTarget.js';
+
 
 /**
  * The write handle of one batch ({@link Store.withMutations}, {@link StoreWriter.batch}). Its reads

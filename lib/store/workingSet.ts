@@ -3,7 +3,7 @@ import { deepFreeze } from './deepFreeze.js';
 import { metaNamespaceIndexFunc } from './indexers.js';
 import { openBatch, type Store } from './store.js';
 import { namespaceOf } from './storeDraft.js';
-import type { MutationTarget } from './storeMutator.js';
+import type { MutationTarget } from './mutationTarget.js';
 
 /**
  * The informer's store between snapshots: its objects in a mutable `Map`, plus the recipe for the

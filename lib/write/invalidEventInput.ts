@@ -1,4 +1,4 @@
-import type { EventInput } from './eventRecorder.js';
+import type { EventInput } from './eventInput.js';
 
 const isObject = (v: unknown): v is object => v !== null && typeof v === 'object';
 const kindOf = (v: unknown): string => (v === null ? 'null' : typeof v);

@@ -97,6 +97,7 @@ export * from './write/finalizerError.js';
 export * from './write/finalizer.js';
 export * from './write/apiErrorStatus.js';
 export * from './write/writeTracker.js';
+export * from './write/writeScope.js';
 export * from './write/objectReference.js';
 export * from './write/eventSink.js';
 export * from './write/eventRecordError.js';

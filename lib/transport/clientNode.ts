@@ -4,6 +4,7 @@ import type * as NodeHttps from 'node:https';
 import type * as NodeCrypto from 'node:crypto';
 import { RxkubeError } from '../errors.js';
 import { CredentialError } from './credentialError.js';
+import { trackClientNodeWrites } from './clientNodeWrites.js';
 import { kubeConfigCredentials, messageOf, type AppliedCredentials } from './kubeConfigCredentials.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 import {
@@ -108,6 +109,8 @@ export interface ClientNodeTransportOptions {
  * ```
  */
 export function clientNodeTransport(kubeConfig: KubeConfig, transportOptions: ClientNodeTransportOptions = {}): ClientNodeTransport {
+  // Writes a reconcile sends through API clients of this KubeConfig are recorded for it (read-your-own-writes).
+  trackClientNodeWrites(kubeConfig);
   let agents: { http: NodeHttp.Agent; https: NodeHttps.Agent } | undefined;
   const credentials = kubeConfigCredentials(kubeConfig);
   const extraHeaders = impersonationHeaders(transportOptions.impersonate);

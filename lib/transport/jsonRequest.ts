@@ -4,10 +4,13 @@ import { apiStatusErrorFromResponse } from './apiStatusErrorFromResponse.js';
 import { concatBytes } from './streamRequest.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { TransportError } from './transportError.js';
+import { currentWriteTracker } from '../write/writeScope.js';
+import { recordWrite } from '../write/writeTracker.js';
 
 /**
  * One JSON request as a cold Observable of the parsed response body: each subscription sends it,
- * unsubscribing aborts it. `options` add a query and a content type other than JSON's (the body is
+ * unsubscribing aborts it. A write subscribed to inside a controller's reconcile records its answer
+ * for that reconcile (read-your-own-writes, see `WriteScope`). `options` add a query and a content type other than JSON's (the body is
  * sent as JSON text either way: an apply's `application/apply-patch+yaml` takes JSON, which is YAML). A non-2xx status errors with an `ApiStatusError` (so a 404 or a 409 is
  * told by `statusCode`); a failure below HTTP, or a body that is not JSON, with a
  * {@link TransportError}.
@@ -27,6 +30,8 @@ export function jsonRequest$(
 ): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
     const abort = new AbortController();
+    // A write sent inside a reconcile is recorded for it (read-your-own-writes), as client-node's are.
+    const tracker = method === 'GET' ? undefined : currentWriteTracker();
     const run = async (): Promise<void> => {
       const response = await transport.request({
         method,
@@ -43,6 +48,7 @@ export function jsonRequest$(
         throw apiStatusErrorFromResponse(response.status, text, response.header('retry-after'), `${method} ${path}`);
       }
       const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+      if (tracker !== undefined && (parsed as { kind?: unknown } | undefined)?.kind !== 'Status') recordWrite(tracker, parsed, { deleted: method === 'DELETE' });
       subscriber.next(parsed);
       subscriber.complete();
     };

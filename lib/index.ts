@@ -121,6 +121,7 @@ export * from './controller/controllerMetrics.js';
 export * from './controller/controller.js';
 export * from './controller/ownWrites.js';
 export * from './controller/keySource.js';
+export * from './controller/informerKeys.js';
 export * from './controller/controllerSourceError.js';
 export * from './controller/reconcileReport.js';
 export * from './controller/controllerResults.js';

@@ -1,4 +1,4 @@
-import { BehaviorSubject, Observable, Subject, Subscription, asyncScheduler, catchError, filter, map, merge, of, type SchedulerLike } from 'rxjs';
+import { BehaviorSubject, Observable, Subject, Subscription, asyncScheduler, catchError, map, merge, of, type SchedulerLike } from 'rxjs';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { errorLogger } from '../logging/errorLogger.js';
@@ -7,7 +7,7 @@ import { consumeQueue, type QueueConsumer } from '../workqueue/queueConsumer.js'
 import { LOW_PRIORITY, workQueue, type WorkQueue } from '../workqueue/workQueue.js';
 import { runWithWriteTracker } from '../write/writeScope.js';
 import type { OwnWritesOutcome } from './awaitOwnWrites.js';
-import { CacheSyncTimeoutError, ControllerInputError, ReconcileError } from './controllerErrors.js';
+import { CacheSyncTimeoutError, ControllerInputError, ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import type { Controller, ControllerError, ControllerOptions } from './controllerOptions.js';
 import { ControllerSources } from './controllerSources.js';
@@ -22,13 +22,14 @@ import {
   type ReconcilingWorker,
 } from './controllerState.js';
 import { controllerStep } from './controllerStep.js';
-import { forKeys, triggerKeys, type KeySource } from './keySource.js';
+import { changeKeys, primaryKeysOf } from './changeKeys.js';
+import type { KeySource } from './keySource.js';
 import { OwnWritesGate } from './ownWritesGate.js';
 import { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
 import { ControllerReconcileContext } from './reconcileContext.js';
 import { reconcileTimeoutOutcome, startReconcile, type OutcomeSink, type ReconcileOutcome, type ReconcileRunOptions } from './reconcileOutcome.js';
 import type { Reconciler } from './reconciler.js';
-import { ControllerReconcileReport, type ReconcileReport } from './reconcileReport.js';
+import { ControllerReconcileReport, reconcileErrorOf, type ReconcileReport } from './reconcileReport.js';
 import { applyRequeue } from './requeue.js';
 import type { TriggerSource } from './triggerSource.js';
 import { WriteLedger, kindOf, watchedCache } from './writeLedger.js';
@@ -110,7 +111,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly finished: Promise<void>;
   private resolveFinished: () => void = () => undefined;
   private readonly answer = (input: ControllerInput): void => this.dispatch(input);
-  // Counted from results$ (and the waits for own writes): stats() is a fold of the reports.
+  // Counted as each reconcile is reported (and each wait for own writes): stats() is a fold of them.
   private readonly totals = { success: 0, error: 0, requeue: 0, requeue_after: 0 };
   private readonly counts = { errors: 0, terminal: 0, timeouts: 0, ownWritesWaits: 0, ownWritesTimeouts: 0 };
 
@@ -130,23 +131,15 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.status$ = this.statusSubject.asObservable();
     this.results$ = this.results.asObservable();
     this.keySources = new ControllerSources({ name, enqueue: (key, priority) => this.enqueue(key, priority), synced: () => this.dispatch(SYNCED) });
-    // Errors and metrics of reconciles are derived from results$; the sources' errors are theirs;
-    // the rest are the controller's own.
-    this.errors$ = merge(
-      this.errors,
-      this.keySources.errors$,
-      this.results.pipe(
-        filter((r) => r.result === 'error'),
-        map((r) => new ReconcileError(this.name, r.key, r.error, r.terminal, r.retries, r.reconcileId)),
-      ),
-    );
+    // A reconcile's error is derived from its report (finish); the sources' errors are theirs; the
+    // rest are the controller's own. Metrics of reconciles are derived from results$.
+    this.errors$ = merge(this.errors, this.keySources.errors$);
     this.metrics$ = merge(
       this.metrics,
       this.results.pipe(
         map((r): ControllerMetricEvent => ({ type: 'reconcile', result: r.result, seconds: r.seconds, terminal: r.terminal, timeout: r.timeout, reconcileId: r.reconcileId })),
       ),
     );
-    this.results.subscribe((r) => this.count(r));
     this.gate = options.readYourWrites === false ? undefined : this.ownWritesGate();
     this.addOwnSources();
     (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
@@ -218,7 +211,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
           this.dispatch({ type: 'writesSeen', worker: effect.worker, waitedSeconds, now: this.scheduler.now() }),
         );
       case 'reconcile':
-        return this.reconcile(effect.worker, effect.run);
+        return this.reconcile(effect.worker, this.state.workers[effect.worker] as ReconcilingWorker);
       case 'finish':
         return this.finish(effect);
       case 'drop':
@@ -307,8 +300,14 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     const flight = this.inFlight[worker];
     this.inFlight[worker] = undefined;
     const context = flight?.ctx ?? { reconcileId: '' };
+    this.count(outcome);
     // Reported before `done`: the key done may end a drain, and with it results$ (errors$, metrics$).
-    this.results.next(new ControllerReconcileReport(run, outcome, seconds, context));
+    // A report is made when someone is told of it (an error always is: errors$, the log).
+    if (outcome.result === 'error' || this.results.observed) {
+      const report = new ControllerReconcileReport(run, outcome, seconds, context);
+      if (report.result === 'error') this.errors.next(reconcileErrorOf(this.name, report));
+      this.results.next(report);
+    }
     try {
       applyRequeue(this.queue, run.key, requeue);
     } catch (e) {
@@ -325,12 +324,12 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.queue.add(key, priority === 0 ? undefined : { priority });
   }
 
-  private count(r: ReconcileReport): void {
-    this.totals[r.result]++;
-    if (r.result !== 'error') return;
+  private count(outcome: ReconcileOutcome): void {
+    this.totals[outcome.result]++;
+    if (outcome.result !== 'error') return;
     this.counts.errors++;
-    if (r.terminal) this.counts.terminal++;
-    if (r.timeout) this.counts.timeouts++;
+    if (outcome.terminal) this.counts.terminal++;
+    if (outcome.error instanceof ReconcileTimeoutError) this.counts.timeouts++;
   }
 
   private ownWritesGate(): OwnWritesGate {
@@ -358,10 +357,13 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private addOwnSources(): void {
     const gate = this.gate;
     const seen = (cache: number) => (gate === undefined ? undefined : (n: Notification<KubeObjectLike>) => gate.saw(cache, n));
-    this.keySources.add(forKeys(this.options.for, this.options.predicates ?? [], { name: `${this.name}/for`, seen: seen(0) }), 'for', true);
+    // Keys at priority 0 come as plain strings: no object per change.
+    const forKeys = changeKeys(this.options.for, primaryKeysOf(this.options.predicates ?? []), { name: `${this.name}/for`, seen: seen(0) }, true);
+    this.keySources.add(forKeys, 'for', true);
     this.sources.forEach((source, i) => {
       const options = { name: `${this.name}/source${i}`, seen: seen(i + 1) as ((n: Notification<never>) => ReadonlySet<string> | undefined) | undefined };
-      this.keySources.add(triggerKeys(source, this.options.forKind, options), `source${i}`, true);
+      const forKind = this.options.forKind;
+      this.keySources.add(changeKeys(source.informer, (n) => source.keysOf(n, forKind), options, true), `source${i}`, true);
     });
   }
 }

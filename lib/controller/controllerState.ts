@@ -146,7 +146,8 @@ export interface GotInput {
  * - `take`: ask the queue for a key for `worker` (answer with `got`);
  * - `awaitWrites`: wait until the informers show the writes recorded for `key` (answer with
  *   `writesSeen`);
- * - `reconcile`: run the reconcile of the key `worker` holds (answer with `reconciled`);
+ * - `reconcile`: run the reconcile of the key `worker` holds (its `reconciling` state says which;
+ *   answer with `reconciled`);
  * - `finish`: report the reconcile of `run` (`results$`), requeue its key as `requeue` says, and
  *   let the key go (`done`);
  * - `drop`: let `key` go unreconciled, forgetting its retries and recorded writes (no longer this
@@ -171,7 +172,7 @@ export type ControllerEffect =
   | { readonly kind: 'synced' }
   | { readonly kind: 'take'; readonly worker: number }
   | { readonly kind: 'awaitWrites'; readonly worker: number; readonly key: string }
-  | { readonly kind: 'reconcile'; readonly worker: number; readonly run: ReconcilingWorker }
+  | { readonly kind: 'reconcile'; readonly worker: number }
   | FinishEffect
   | { readonly kind: 'drop'; readonly key: string }
   | { readonly kind: 'release'; readonly key: string }

@@ -27,6 +27,7 @@ const statusEffects = new Map<ControllerStatus, ControllerEffect>();
 // worker asks for its next key on every reconcile.
 const takeEffects: ControllerEffect[] = [];
 const takeOnly: Array<ReadonlyArray<ControllerEffect>> = [];
+const reconcileOnly: Array<ReadonlyArray<ControllerEffect>> = [];
 
 const status = (s: ControllerStatus): ControllerEffect => {
   let effect = statusEffects.get(s);
@@ -35,6 +36,8 @@ const status = (s: ControllerStatus): ControllerEffect => {
 };
 const take = (worker: number): ControllerEffect => (takeEffects[worker] ??= Object.freeze({ kind: 'take', worker }));
 const onlyTake = (worker: number): ReadonlyArray<ControllerEffect> => (takeOnly[worker] ??= Object.freeze([take(worker)]));
+const reconcileEffect = (worker: number): ControllerEffect => (reconcileOnly[worker] ??= Object.freeze([Object.freeze({ kind: 'reconcile', worker })]))[0];
+const onlyReconcile = (worker: number): ReadonlyArray<ControllerEffect> => (reconcileEffect(worker), reconcileOnly[worker]);
 const stay = (state: ControllerState): ControllerTransition => ({ state, effects: NO_EFFECTS });
 
 /**
@@ -164,10 +167,8 @@ function got(state: ControllerState, input: GotInput): ControllerTransition {
     const effects: ControllerEffect[] = [{ kind: 'awaitWrites', worker, key }];
     return { state, effects: more ? pushNextTake(workers, effects) : effects };
   }
-  const run: ReconcilingWorker = { kind: 'reconciling', key, priority, retries: input.retries, startedAt: input.now, waitedSeconds: 0 };
-  workers[worker] = run;
-  const effects: ControllerEffect[] = [{ kind: 'reconcile', worker, run }];
-  return { state, effects: more ? pushNextTake(workers, effects) : effects };
+  workers[worker] = { kind: 'reconciling', key, priority, retries: input.retries, startedAt: input.now, waitedSeconds: 0 };
+  return { state, effects: more ? pushNextTake(workers, [reconcileEffect(worker)]) : onlyReconcile(worker) };
 }
 
 function writesSeen(state: ControllerState, worker: number, waitedSeconds: number, now: number): ControllerTransition {
@@ -177,7 +178,7 @@ function writesSeen(state: ControllerState, worker: number, waitedSeconds: numbe
   // wait held the worker as its reconcile will.
   const run: ReconcilingWorker = { kind: 'reconciling', key: waiting.key, priority: waiting.priority, retries: waiting.retries, startedAt: now, waitedSeconds };
   state.workers[worker] = run;
-  return { state, effects: [{ kind: 'reconcile', worker, run }] };
+  return { state, effects: onlyReconcile(worker) };
 }
 
 function reconciled(state: ControllerState, input: Extract<ControllerInput, { type: 'reconciled' }>): ControllerTransition {

@@ -1,5 +1,5 @@
 import type { ReconcileMetricEvent } from './controllerMetrics.js';
-import { ReconcileTimeoutError } from './controllerErrors.js';
+import { ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileOutcome } from './reconcileOutcome.js';
 
 /**
@@ -87,4 +87,17 @@ export class ControllerReconcileReport implements ReconcileReport {
   toJSON(): ReconcileReport {
     return { ...this, reconcileId: this.reconcileId };
   }
+}
+
+/**
+ * The {@link ReconcileError} of a failed reconcile's report: what a controller's `errors$` (and
+ * its log) carries for it.
+ *
+ * @example
+ * ```ts
+ * ctl.results$.pipe(filter((r) => r.result === 'error'), map((r) => reconcileErrorOf('web', r)));
+ * ```
+ */
+export function reconcileErrorOf(controllerName: string, report: ReconcileReport): ReconcileError {
+  return new ReconcileError(controllerName, report.key, report.error, report.terminal, report.retries, report.reconcileId);
 }

@@ -48,8 +48,11 @@ export interface CoreQueue<T> {
   add(key: T, priority: number): void;
   /** The priority of a key queued to run (ready, or dirty while held), else `undefined`. */
   queuedPriority(key: T): number | undefined;
-  /** A ready key, held from `at` (the clock's now, if not given), or undefined. */
-  take(at?: number): QueueItem<T> | undefined;
+  /**
+   * A ready key, held from `at` (the clock's now, if not given), or undefined. `shared`: the item
+   * may be the queue's own entry (for its one internal consumer, which only reads it), not a copy.
+   */
+  take(at?: number, shared?: boolean): QueueItem<T> | undefined;
   get$(): Observable<QueueItem<T>>;
   done(key: T): void;
   len(): number;
@@ -152,7 +155,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
     pump();
   };
 
-  const take = (at?: number): QueueItem<T> | undefined => {
+  const take = (at?: number, shared = false): QueueItem<T> | undefined => {
     if (shutdown) return undefined;
     for (let entry = readyHeap.pop(); entry !== undefined; entry = readyHeap.pop()) {
       if (active.get(entry.key) !== entry) continue; // stale: the key was raised to another level
@@ -163,7 +166,7 @@ export function coreQueue<T>(name: string, scheduler: SchedulerLike, metrics: Su
       takes++;
       // A key queued while nobody listened has no time of its own: its wait counts as 0.
       if (metrics.observed) metrics.next({ type: 'get', queueSeconds: Number.isNaN(entry.addedAt) ? 0 : (t - entry.addedAt) / 1000 });
-      return { key: entry.key, priority: entry.priority };
+      return shared ? entry : { key: entry.key, priority: entry.priority };
     }
     return undefined;
   };

@@ -4,7 +4,7 @@ import type { QueueItem } from './queueItem.js';
 
 /**
  * What a queue's consumer is given: `take(at)`, a ready key held from `at` (the controller's clock
- * read it once for both), or undefined.
+ * read it once for both), or undefined. The item is the queue's entry: read it, do not change it.
  *
  * @internal
  * @example
@@ -18,7 +18,7 @@ export interface QueueConsumer<T> {
 
 interface ConsumerHooks<T> {
   setReadyListener(listener: (() => void) | undefined): void;
-  take(at?: number): QueueItem<T> | undefined;
+  take(at?: number, shared?: boolean): QueueItem<T> | undefined;
 }
 
 const hooks = new WeakMap<object, ConsumerHooks<unknown>>();
@@ -52,5 +52,6 @@ export function consumeQueue<T>(queue: object, ready: () => void): QueueConsumer
   const core = hooks.get(queue) as ConsumerHooks<T> | undefined;
   if (core === undefined) return undefined;
   core.setReadyListener(ready);
-  return { take: (at) => core.take(at) };
+  // The queue's own entry (no copy per key): the consumer reads its key and priority and keeps it.
+  return { take: (at) => core.take(at, true) };
 }

@@ -69,7 +69,7 @@ function describeState(s: ControllerState): string {
   return `${s.phase}${extra}${keys} [${s.workers.map(describeWorker).join(' ')}]`;
 }
 
-function describeEffect(e: ControllerEffect): string {
+function describeEffect(e: ControllerEffect, s: ControllerState): string {
   switch (e.kind) {
     case 'status':
       return `status ${e.status}`;
@@ -77,8 +77,10 @@ function describeEffect(e: ControllerEffect): string {
       return `take ${e.worker}`;
     case 'awaitWrites':
       return `awaitWrites ${e.worker} ${e.key}`;
-    case 'reconcile':
-      return `reconcile ${e.worker} ${e.run.key}`;
+    case 'reconcile': {
+      const w = s.workers[e.worker];
+      return `reconcile ${e.worker} ${w.kind === 'reconciling' ? w.key : `(${w.kind})`}`;
+    }
     case 'finish':
       return `finish ${e.worker} ${e.run.key} ${e.outcome.result} ${e.seconds}s ${e.requeue.kind}`;
     case 'drop':
@@ -153,7 +155,7 @@ describe('controllerStep (the controller as a pure step)', () => {
   ])('%s', (_what, before, input, after, effects) => {
     const t = controllerStep(before, input);
     expect(describeState(t.state)).toBe(after);
-    expect(t.effects.map(describeEffect)).toEqual(effects);
+    expect(t.effects.map((e) => describeEffect(e, t.state))).toEqual(effects);
   });
 
   it('a new controller: idle, every key accepted, or none until keyFilter$ says which', () => {
@@ -177,7 +179,7 @@ describe('controllerStep (the controller as a pure step)', () => {
       };
       const run$ = cold('s-y(ab)-(rc)-x(qz)d', inputs).pipe(
         scan((t, input) => controllerStep(t.state, input), { state: initialControllerState(2, false), effects: [] as ReadonlyArray<ControllerEffect> }),
-        map((t) => `${describeState(t.state)} | ${t.effects.map(describeEffect).join(', ')}`),
+        map((t) => `${describeState(t.state)} | ${t.effects.map((e) => describeEffect(e, t.state)).join(', ')}`),
       );
       expectObservable(run$).toBe('s-y(ab)-(rc)-x(qz)d', {
         s: 'waitingForSync [i i] | status waitingForSync, begin',

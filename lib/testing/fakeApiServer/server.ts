@@ -1,22 +1,22 @@
 import { writeFile } from 'node:fs/promises';
 import { checkClientNode } from '../../transport/clientNodeCheck.js';
-import { Authenticator } from './auth.js';
-import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './certificates.js';
+import { Authenticator } from './auth/authenticator.js';
+import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './auth/certificates.js';
 import { createServerContext } from './context.js';
 import { dataPlane } from './dataPlane.js';
 import type { FakeApiServer, FakeApiServerOptions } from './fakeApiServer.js';
-import { kubeConfigBuilder } from './kubeConfig.js';
-import { listen } from './listener.js';
-import { watchCounter } from './openWatches.js';
-import { applyPatch } from './patch.js';
-import { requestLog } from './requestLog.js';
-import { routeRequest } from './router.js';
+import { kubeConfigBuilder } from './auth/kubeConfig.js';
+import { listen } from './handlers/listener.js';
+import { watchCounter } from './watch/openWatches.js';
+import { applyPatch } from './registry/patch.js';
+import { requestLog } from './handlers/requestLog.js';
+import { routeRequest } from './handlers/router.js';
 import { replayIntoServer, type ServerReplay } from '../record/replayIntoServer.js';
 
 // The server's public types live in fakeApiServer.ts and requestLog.ts; re-exported from here, the
 // module lib/testing/index.ts and the fixtures import them from.
 export type { AnyObject, FakeApiServer, FakeApiServerOptions, FakeKubeConfigOptions, FakeList, Stored, StoredObjectMeta } from './fakeApiServer.js';
-export type { RecordedRequest } from './requestLog.js';
+export type { RecordedRequest } from './handlers/requestLog.js';
 
 /**
  * The token accepted by default over HTTPS (user `admin`).

@@ -5,7 +5,7 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VirtualTimeScheduler, asyncScheduler } from 'rxjs';
-import { generateCertificates } from '../../../lib/testing/fakeApiServer/certificates.js';
+import { generateCertificates } from '../../../lib/testing/fakeApiServer/auth/certificates.js';
 import { WebhookCallError, callWebhook } from '../../../lib/testing/fakeApiServer/admission/webhookCall.js';
 
 const certs = generateCertificates();

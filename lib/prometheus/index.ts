@@ -9,3 +9,4 @@ export {
   type InformerMetricsSource,
   type InformerMetricLabels,
 } from './prometheusMetrics.js';
+export type { WebhookServerMetricsSource } from './webhookServerMetrics.js';

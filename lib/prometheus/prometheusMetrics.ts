@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Controller } from '../controller/controller.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
+import { webhookServerMetrics, type WebhookServerMetricsSource } from './webhookServerMetrics.js';
 
 /**
  * What {@link prometheusMetrics} reads of an informer: its last resource version and its store size.
@@ -49,6 +50,14 @@ export interface PrometheusMetrics {
   addController(controller: Controller): () => void;
   /** `informer_queued_items`, `informer_store_resource_version` (client-go) and `rxkube_informer_store_items`. */
   addInformer(informer: InformerMetricsSource, labels: InformerMetricLabels): () => void;
+  /**
+   * controller-runtime's webhook metrics of an rxkube/webhooks server (label `webhook`: the path):
+   * `controller_runtime_webhook_requests_total{webhook,code}`, `..._latency_seconds{webhook}`,
+   * `..._requests_in_flight{webhook}`, `controller_runtime_webhook_panics_total`,
+   * `controller_runtime_conversion_webhook_panics_total`, and certwatcher's
+   * `certwatcher_read_certificate_total` / `..._errors_total`.
+   */
+  addWebhookServer(server: WebhookServerMetricsSource): () => void;
 }
 
 // client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12).
@@ -96,6 +105,7 @@ export function prometheusMetrics(registry: Registry): PrometheusMetrics {
       };
     },
     addInformer: informerMetrics(registers),
+    addWebhookServer: webhookServerMetrics(registers),
   };
 }
 

@@ -39,10 +39,34 @@ export type ValidationDecision =
  * const d: MutationDecision<ConfigMap> = patched((cm) => { cm.data = { ...cm.data, mode: 'fast' }; });
  * ```
  */
-export type MutationDecision<T> =
-  | ValidationDecision
-  | ({ readonly type: 'patched'; readonly recipe: (draft: Draft<T>) => void } & DecisionExtras)
-  | ({ readonly type: 'replaced'; readonly object: T } & DecisionExtras);
+export type MutationDecision<T> = ValidationDecision | PatchedDecision<T> | ReplacedDecision<T>;
+
+/**
+ * Allowed with the changes an immer recipe makes to a draft of the object ({@link patched}).
+ *
+ * @example
+ * ```ts
+ * const d: PatchedDecision<ConfigMap> = patched((cm) => { cm.data = { mode: 'fast' }; });
+ * ```
+ */
+export interface PatchedDecision<T> extends DecisionExtras {
+  readonly type: 'patched';
+  // A method, so that a decision built without the handler's type (`patched(() => ...)`) still fits it.
+  recipe(draft: Draft<T>): void;
+}
+
+/**
+ * Allowed with a whole new object in place of the request's ({@link replaced}).
+ *
+ * @example
+ * ```ts
+ * const d: ReplacedDecision<ConfigMap> = replaced({ ...cm, data: { mode: 'fast' } });
+ * ```
+ */
+export interface ReplacedDecision<T> extends DecisionExtras {
+  readonly type: 'replaced';
+  readonly object: T;
+}
 
 /**
  * Allows the request (controller-runtime's `Allowed`). A handler that returns nothing allows too.
@@ -94,7 +118,7 @@ export function denied(message: string, options: DeniedOptions = {}): Validation
  * return patched((b) => { b.metadata!.labels = { ...b.metadata!.labels, 'example.com/managed': 'true' }; });
  * ```
  */
-export function patched<T>(recipe: (draft: Draft<T>) => void, extras: DecisionExtras = {}): MutationDecision<T> {
+export function patched<T>(recipe: (draft: Draft<T>) => void, extras: DecisionExtras = {}): PatchedDecision<T> {
   return { type: 'patched', recipe, ...extras };
 }
 
@@ -107,6 +131,6 @@ export function patched<T>(recipe: (draft: Draft<T>) => void, extras: DecisionEx
  * return replaced({ ...request.object!, spec: { ...request.object!.spec, retention: 7 } });
  * ```
  */
-export function replaced<T>(object: T, extras: DecisionExtras = {}): MutationDecision<T> {
+export function replaced<T>(object: T, extras: DecisionExtras = {}): ReplacedDecision<T> {
   return { type: 'replaced', object, ...extras };
 }

@@ -12,7 +12,7 @@ export function applyJsonPatch(doc: unknown, operations: ReadonlyArray<JsonPatch
     try {
       root = applyOne(root, op);
     } catch (e) {
-      throw new Error(`operation ${i} (${op.op} ${op.path}): ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(`operation ${i} (${op.op} ${op.path}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   });
   return root;

@@ -31,8 +31,9 @@ export type Converter<From, To> = (object: From) => To | PromiseLike<To>;
  * ```
  */
 export interface Spoke<S, H> {
-  readonly toHub: Converter<S, H>;
-  readonly fromHub: Converter<H, S>;
+  // Methods (not function properties): each spoke's own object types fit whatever hub type is inferred.
+  toHub(object: S): H | PromiseLike<H>;
+  fromHub(hub: H): S | PromiseLike<S>;
 }
 
 /** What every conversion webhook declares besides its converters. */

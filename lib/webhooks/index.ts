@@ -23,6 +23,8 @@ export {
   type DecisionExtras,
   type DeniedOptions,
   type MutationDecision,
+  type PatchedDecision,
+  type ReplacedDecision,
   type ValidationDecision,
 } from './admissionDecision.js';
 export {

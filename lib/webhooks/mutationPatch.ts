@@ -3,6 +3,7 @@ import { causeMessage } from '../errors.js';
 import { recipePatch, type JsonPatchOperation } from '../write/jsonPatch.js';
 import { plainCopy } from '../write/plainCopy.js';
 import { applyJsonPatch, jsonEqual } from './applyJsonPatch.js';
+import type { PatchedDecision, ReplacedDecision } from './admissionDecision.js';
 
 /**
  * Internal: the outcome of turning a mutation into the JSON Patch kube applies: the operations
@@ -49,9 +50,9 @@ const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown
  * mutationPatch(cm, { type: 'patched', recipe: (d) => { d.data = { a: '1' }; } }); // { type: 'operations', operations: [{ op: 'add', path: '/data', value: { a: '1' } }] }
  * ```
  */
-export function mutationPatch<T>(object: T, change: { readonly type: 'patched'; readonly recipe: (draft: Draft<T>) => void } | { readonly type: 'replaced'; readonly object: T }): MutationPatch {
+export function mutationPatch<T>(object: T, change: PatchedDecision<T> | ReplacedDecision<T>): MutationPatch {
   let recipe: (draft: Draft<T>) => void;
-  if (change.type === 'patched') recipe = change.recipe;
+  if (change.type === 'patched') recipe = (draft) => change.recipe(draft);
   else {
     const target = plainCopy(change.object);
     if (!isPlainObject(target)) return { type: 'failed', reason: `the replacement object is not a JSON object (got ${target === null ? 'null' : Array.isArray(target) ? 'an array' : typeof target})` };

@@ -75,9 +75,10 @@ describe('conversionWebhook through a hub', () => {
         v1alpha1: {
           toHub: (o: BackupV1alpha1): BackupV1 => ({
             ...o,
+            spec: { schedule: o.spec?.cron },
             metadata: { ...o.metadata, name: o.metadata?.name === 'rename' ? 'renamed' : o.metadata?.name, labels: { converted: 'yes' }, resourceVersion: '999', finalizers: ['x'] },
           }),
-          fromHub: (h: BackupV1): BackupV1alpha1 => h,
+          fromHub: (h: BackupV1): BackupV1alpha1 => ({ ...h, spec: { cron: h.spec?.schedule } }),
         },
       },
     });
@@ -95,9 +96,9 @@ describe('conversionWebhook through a hub', () => {
         v1alpha1: {
           toHub: (o: BackupV1alpha1): BackupV1 => {
             if (!o.spec?.cron) throw new Error('spec.cron is empty');
-            return o;
+            return { ...o, spec: { schedule: o.spec.cron } };
           },
-          fromHub: (h: BackupV1): BackupV1alpha1 => h,
+          fromHub: (h: BackupV1): BackupV1alpha1 => ({ ...h, spec: { cron: h.spec?.schedule } }),
         },
       },
     });

@@ -168,6 +168,7 @@ function makeWebhook<T>(
             : deniedResponse(request.uid, 504, 'Timeout', `webhook ${JSON.stringify(name)} did not decide within ${budgetMs}ms (its budget, below kube's timeoutSeconds of ${timeoutSeconds})`),
         );
       };
+      let answered = false;
       const subscription = defer(() => asObservable(handler(request, { signal: controller.signal })))
         .pipe(
           map((decision) => {
@@ -181,10 +182,18 @@ function makeWebhook<T>(
           }),
           timeout({ first: budgetMs, with: onTimedOut, scheduler }),
         )
-        .subscribe(subscriber);
+        .subscribe({
+          next: (response) => {
+            answered = true;
+            subscriber.next(response);
+          },
+          error: (e: unknown) => subscriber.error(e),
+          complete: () => subscriber.complete(),
+        });
       return () => {
         subscription.unsubscribe();
-        if (!controller.signal.aborted) controller.abort();
+        // Only a handler still deciding is told to stop (an abort builds an error: not per answer).
+        if (!answered && !controller.signal.aborted) controller.abort();
       };
     });
   };

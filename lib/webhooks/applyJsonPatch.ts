@@ -1,24 +1,32 @@
 import type { JsonPatchOperation } from '../write/jsonPatch.js';
 
 /**
- * Internal: RFC 6902 applied to a JSON document, used to prove that a mutation's patch applies to
- * the object kube holds and leads where the handler meant (kube would answer a patch that does not
- * apply with a 500 for the whole request). Throws an Error naming the operation that failed.
- * `doc` is modified in place (pass a copy); returns the new root.
+ * Internal: RFC 6902 applied to a JSON document, copy on write: `doc` is not modified, and the
+ * document returned shares every member the operations did not touch with it (so comparing it
+ * with another copy of `doc` costs only what changed). Used to prove that a mutation's patch
+ * applies and leads where the handler meant (kube would fail the whole request with a 500 for a
+ * patch that does not apply). Throws an Error naming the operation that failed.
  */
 export function applyJsonPatch(doc: unknown, operations: ReadonlyArray<JsonPatchOperation>): unknown {
-  let root = doc;
+  const state: Patching = { root: doc, owned: new WeakSet() };
   operations.forEach((op, i) => {
     try {
-      root = applyOne(root, op);
+      applyOne(state, op);
     } catch (e) {
       throw new Error(`operation ${i} (${op.op} ${op.path}): ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   });
-  return root;
+  return state.root;
 }
 
 type Container = { [key: string]: unknown } | unknown[];
+interface Patching {
+  root: unknown;
+  /** The containers copied by this patching: written in place from then on. */
+  readonly owned: WeakSet<object>;
+}
+
+const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
 
 const parsePointer = (pointer: string): string[] => {
   if (pointer === '') return [];
@@ -26,15 +34,37 @@ const parsePointer = (pointer: string): string[] => {
   return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 };
 
-const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
+const setMember = (c: Container, key: string, value: unknown): void => {
+  if (Array.isArray(c)) c[Number(key)] = value;
+  // Assignment would set the prototype for `__proto__` (a valid key in JSON).
+  else if (key === '__proto__') Object.defineProperty(c, key, { value, writable: true, enumerable: true, configurable: true });
+  else c[key] = value;
+};
 
-function parentOf(root: unknown, path: string[]): { parent: Container; key: string } {
-  let cur: unknown = root;
+function own(state: Patching, c: Container): Container {
+  if (state.owned.has(c)) return c;
+  // Spread defines members (an own `__proto__` stays a member).
+  const copy: Container = Array.isArray(c) ? c.slice() : { ...c };
+  state.owned.add(copy);
+  return copy;
+}
+
+function child(c: Container, key: string): unknown {
+  return Array.isArray(c) ? c[Number(key)] : Object.prototype.hasOwnProperty.call(c, key) ? c[key] : undefined;
+}
+
+/** The parent container of `path`, made writable (copied along the way), and the last key. */
+function writableParent(state: Patching, path: string[]): { parent: Container; key: string } {
+  if (!isContainer(state.root)) throw new Error('the document is not an object');
+  let cur = own(state, state.root);
+  state.root = cur;
   for (const seg of path.slice(0, -1)) {
-    if (!isContainer(cur)) throw new Error(`no such path: ${seg} of a non-object`);
-    cur = Array.isArray(cur) ? cur[Number(seg)] : cur[seg];
+    const next = child(cur, seg);
+    if (!isContainer(next)) throw new Error(`no such path: ${JSON.stringify(seg)} is missing or not an object`);
+    const copy = own(state, next);
+    if (copy !== next) setMember(cur, seg, copy);
+    cur = copy;
   }
-  if (!isContainer(cur)) throw new Error('the parent does not exist');
   return { parent: cur, key: path[path.length - 1] };
 }
 
@@ -47,62 +77,64 @@ function arrayIndex(arr: unknown[], key: string, forAdd: boolean): number {
 }
 
 function get(root: unknown, path: string[]): unknown {
-  if (path.length === 0) return root;
-  const { parent, key } = parentOf(root, path);
-  if (Array.isArray(parent)) return parent[arrayIndex(parent, key, false)];
-  if (!Object.prototype.hasOwnProperty.call(parent, key)) throw new Error(`no such member: ${JSON.stringify(key)}`);
-  return parent[key];
+  let cur = root;
+  for (const seg of path) {
+    if (!isContainer(cur)) throw new Error(`no such path: ${JSON.stringify(seg)} of a non-object`);
+    if (Array.isArray(cur)) cur = cur[arrayIndex(cur, seg, false)];
+    else if (Object.prototype.hasOwnProperty.call(cur, seg)) cur = cur[seg];
+    else throw new Error(`no such member: ${JSON.stringify(seg)}`);
+  }
+  return cur;
 }
 
-function remove(root: unknown, path: string[]): unknown {
+function remove(state: Patching, path: string[]): unknown {
   if (path.length === 0) throw new Error('cannot remove the whole document');
-  const { parent, key } = parentOf(root, path);
-  const value = get(root, path);
+  const value = get(state.root, path);
+  const { parent, key } = writableParent(state, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, false), 1);
   else delete parent[key];
   return value;
 }
 
-function add(root: unknown, path: string[], value: unknown): unknown {
-  if (path.length === 0) return value;
-  const { parent, key } = parentOf(root, path);
+function add(state: Patching, path: string[], value: unknown): void {
+  if (path.length === 0) {
+    state.root = value;
+    return;
+  }
+  const { parent, key } = writableParent(state, path);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, key, true), 0, value);
-  else Object.defineProperty(parent, key, { value, writable: true, enumerable: true, configurable: true });
-  return root;
+  else setMember(parent, key, value);
 }
 
-const copy = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse(JSON.stringify(v)) as unknown));
-
-function applyOne(root: unknown, op: JsonPatchOperation): unknown {
+function applyOne(state: Patching, op: JsonPatchOperation): void {
   const path = parsePointer(op.path);
   switch (op.op) {
     case 'add':
-      return add(root, path, copy(op.value));
+      return add(state, path, op.value);
     case 'remove':
-      remove(root, path);
-      return root;
+      remove(state, path);
+      return;
     case 'replace':
-      get(root, path); // must exist
-      if (path.length === 0) return copy(op.value);
-      remove(root, path);
-      return add(root, path, copy(op.value));
+      get(state.root, path); // must exist
+      if (path.length > 0) remove(state, path);
+      return add(state, path, op.value);
     case 'test':
-      if (!jsonEqual(get(root, path), op.value)) throw new Error('test failed');
-      return root;
-    case 'move': {
-      const value = remove(root, parsePointer(op.from));
-      return add(root, path, value);
-    }
+      if (!jsonEqual(get(state.root, path), op.value)) throw new Error('test failed');
+      return;
+    case 'move':
+      return add(state, path, remove(state, parsePointer(op.from)));
     case 'copy':
-      return add(root, path, copy(get(root, parsePointer(op.from))));
+      return add(state, path, get(state.root, parsePointer(op.from)));
   }
 }
 
 /**
- * Internal: JSON equality (objects by their members, whatever their order).
+ * Internal: JSON equality (objects by their members, whatever their order); the same reference is
+ * equal at once.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
   if (!isContainer(a) || !isContainer(b) || Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => jsonEqual(x, (b as unknown[])[i]));
   const ka = Object.keys(a);

@@ -39,8 +39,6 @@ function morphMember(parent: Json, key: string, value: unknown, current: unknown
   else if (!jsonEqual(current, value)) parent[key] = value;
 }
 
-const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v)) as unknown;
-
 /**
  * The JSON Patch from `object` to what `recipe` makes of it, checked: applied to a copy of
  * `object`, it must give the recipe's result.
@@ -58,17 +56,18 @@ export function mutationPatch<T>(object: T, change: PatchedDecision<T> | Replace
     if (!isPlainObject(target)) return { type: 'failed', reason: `the replacement object is not a JSON object (got ${target === null ? 'null' : Array.isArray(target) ? 'an array' : typeof target})` };
     recipe = (draft) => morph(draft as Json, target);
   }
-  let operations: JsonPatchOperation[];
-  let result: T;
+  let patch: { operations: JsonPatchOperation[]; result: T; base: T };
   try {
-    ({ operations, result } = recipePatch(object, recipe));
+    patch = recipePatch(object, recipe);
   } catch (e) {
     return { type: 'failed', reason: `the patch could not be computed: ${causeMessage(e)}` };
   }
+  const { operations, result, base } = patch;
   if (operations.length === 0) return { type: 'operations', operations };
+  // Applied to the object as it was (copy on write), the patch must give the recipe's result; both
+  // share what did not change with `base`, so the comparison costs only what changed.
   try {
-    const applied = applyJsonPatch(asJson(object), asJson(operations) as JsonPatchOperation[]);
-    if (!jsonEqual(applied, asJson(result))) return { type: 'failed', reason: 'the computed patch does not lead to the mutated object' };
+    if (!jsonEqual(applyJsonPatch(base, operations), result)) return { type: 'failed', reason: 'the computed patch does not lead to the mutated object' };
   } catch (e) {
     return { type: 'failed', reason: `the computed patch does not apply to the object: ${causeMessage(e)}` };
   }

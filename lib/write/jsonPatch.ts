@@ -113,11 +113,12 @@ export function jsonPatch<T extends KubeObjectLike>(
 
 /**
  * Internal (not exported from the package): the RFC 6902 operations `recipe` makes to a plain copy
- * of `obj`, and the object they lead to (a plain copy; `obj` is not modified). No `test` of the
- * resource version. What {@link jsonPatch} and rxkube/webhooks' mutations are built on.
+ * of `obj` (`base`), and the object they lead to (`result`, sharing what did not change with
+ * `base`; `obj` is not modified). No `test` of the resource version. What {@link jsonPatch} and
+ * rxkube/webhooks' mutations are built on.
  */
-export function recipePatch<T>(obj: T, recipe: (draft: Draft<T>) => void): { operations: JsonPatchOperation[]; result: T } {
+export function recipePatch<T>(obj: T, recipe: (draft: Draft<T>) => void): { operations: JsonPatchOperation[]; result: T; base: T } {
   const base = plainCopy(obj) as T;
   const [result, patches] = patchingImmer().produceWithPatches(base, (draft: Draft<T>) => runSyncRecipe(recipe, draft));
-  return { operations: toOperations(patches, base), result: result as T };
+  return { operations: toOperations(patches, base), result: result as T, base };
 }

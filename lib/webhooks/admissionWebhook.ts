@@ -69,7 +69,8 @@ export interface AdmissionWebhookRuntimeOptions {
  * ```
  */
 export interface ValidatingWebhookOptions<T> extends AdmissionWebhookDeclaration<T>, AdmissionWebhookRuntimeOptions {
-  readonly validate: ValidateHandler<T>;
+  // NoInfer: the object type comes from `resource`; the handler is then checked against it.
+  readonly validate: ValidateHandler<NoInfer<T>>;
 }
 
 /**
@@ -77,11 +78,11 @@ export interface ValidatingWebhookOptions<T> extends AdmissionWebhookDeclaration
  *
  * @example
  * ```ts
- * const options: MutatingWebhookOptions<Backup> = { name: 'backups.default.example.com', resource: backups, mutate: () => patched((b) => { b.spec ??= {}; }) };
+ * const options: MutatingWebhookOptions<Backup> = { name: 'backups.default.example.com', resource: backups, mutate: (request) => patched((b) => { b.spec ??= {}; }) };
  * ```
  */
 export interface MutatingWebhookOptions<T> extends MutatingWebhookDeclaration<T>, AdmissionWebhookRuntimeOptions {
-  readonly mutate: MutateHandler<T>;
+  readonly mutate: MutateHandler<NoInfer<T>>;
 }
 
 /**
@@ -268,7 +269,8 @@ export function validatingWebhook<T>(options: ValidatingWebhookOptions<T>): Admi
  * const defaultRetention = mutatingWebhook({
  *   name: 'backups.default.example.com',
  *   resource: backups,
- *   mutate: () => patched((b) => { b.spec = { retention: 7, ...b.spec }; }),
+ *   // With its request parameter the handler is typed by the resource, and so is the draft.
+ *   mutate: ({ object }) => patched((b) => { b.spec = { retention: 7, ...object?.spec }; }),
  * });
  * ```
  */

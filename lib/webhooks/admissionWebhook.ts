@@ -29,6 +29,11 @@ export interface AdmissionContext {
 /**
  * What a handler may return: its decision (nothing allows), at once, as a Promise, or as an
  * Observable (its first value).
+ *
+ * @example
+ * ```ts
+ * const later: HandlerResult<ValidationDecision> = Promise.resolve(denied('no'));
+ * ```
  */
 export type HandlerResult<D> = D | void | PromiseLike<D | void> | Observable<D | void>;
 
@@ -54,7 +59,14 @@ export type ValidateHandler<T> = (request: AdmissionRequest<T>, context: Admissi
  */
 export type MutateHandler<T> = (request: AdmissionRequest<T>, context: AdmissionContext) => HandlerResult<MutationDecision<T>>;
 
-/** Options every admission webhook takes besides its declaration. */
+/**
+ * Options every admission webhook takes besides its declaration.
+ *
+ * @example
+ * ```ts
+ * const runtime: AdmissionWebhookRuntimeOptions = { scheduler: testScheduler };
+ * ```
+ */
 export interface AdmissionWebhookRuntimeOptions {
   /** The clock of the time budget. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;

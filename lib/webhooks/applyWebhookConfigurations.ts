@@ -8,9 +8,23 @@ import type { ConversionWebhook } from './conversionWebhook.js';
 import type { ServingCertificate } from './servingCertificate.js';
 import { crdConversion, webhookConfigurations, type WebhookEndpoint } from './webhookConfiguration.js';
 
-/** admissionregistration.k8s.io/v1 `validatingwebhookconfigurations`. */
+/**
+ * admissionregistration.k8s.io/v1 `validatingwebhookconfigurations`, as a {@link Resource}.
+ *
+ * @example
+ * ```ts
+ * api.registerResource({ ...validatingWebhookConfigurations, kind: 'ValidatingWebhookConfiguration' }); // the fake API server, until it serves them
+ * ```
+ */
 export const validatingWebhookConfigurations: Resource = Object.freeze({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'validatingwebhookconfigurations', kind: 'ValidatingWebhookConfiguration', namespaced: false });
-/** admissionregistration.k8s.io/v1 `mutatingwebhookconfigurations`. */
+/**
+ * admissionregistration.k8s.io/v1 `mutatingwebhookconfigurations`, as a {@link Resource}.
+ *
+ * @example
+ * ```ts
+ * const configs = factory.informerFor(mutatingWebhookConfigurations);
+ * ```
+ */
 export const mutatingWebhookConfigurations: Resource = Object.freeze({ group: 'admissionregistration.k8s.io', version: 'v1', plural: 'mutatingwebhookconfigurations', kind: 'MutatingWebhookConfiguration', namespaced: false });
 const customResourceDefinitions: Resource = Object.freeze({ group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false });
 

@@ -36,7 +36,14 @@ export interface Spoke<S, H> {
   fromHub(hub: H): S | PromiseLike<S>;
 }
 
-/** What every conversion webhook declares besides its converters. */
+/**
+ * What every conversion webhook declares besides its converters.
+ *
+ * @example
+ * ```ts
+ * const base: ConversionWebhookBase = { resource: backups, path: '/convert-backups', crdName: 'backups.example.com' };
+ * ```
+ */
 export interface ConversionWebhookBase {
   /** The custom resource (its group, plural and kind; any of its versions). */
   readonly resource: WebhookResource<unknown>;

@@ -1,6 +1,11 @@
 /**
- * Internal: apimachinery's field errors as the text kube-apiserver puts in a 422 (`webhooks[0].name:
- * Invalid value: "x": should be ...`), for the checks kube runs on webhook configurations.
+ * One problem kube would refuse a webhook configuration for: the field path and kube's text
+ * (apimachinery's field errors as kube-apiserver puts them in a 422).
+ *
+ * @example
+ * ```ts
+ * const e: FieldError = { field: 'webhooks[0].timeoutSeconds', message: 'Invalid value: 31: the timeout value must be between 1 and 30 seconds' };
+ * ```
  */
 export interface FieldError {
   /** The field path, e.g. `webhooks[0].timeoutSeconds`. */

@@ -1,7 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * controller-runtime's limit on an admission request (7 MiB: two objects of 3 MiB and the rest).
+ * controller-runtime's limit on an admission request (7 MiB: two objects of 3 MiB and the rest):
+ * the server's default `maxRequestBytes`.
+ *
+ * @example
+ * ```ts
+ * webhookServer({ webhooks, certificates, maxRequestBytes: 2 * MAX_REQUEST_BYTES });
+ * ```
  */
 export const MAX_REQUEST_BYTES = 7 * 1024 * 1024;
 

@@ -31,7 +31,14 @@ export interface WebhookConfigurationLike {
   readonly webhooks?: ReadonlyArray<WebhookLike>;
 }
 
-/** One webhook of a configuration, as the validator reads it (every field optional: it checks). */
+/**
+ * One webhook of a configuration, as the validator reads it (every field optional: it checks).
+ *
+ * @example
+ * ```ts
+ * const hook: WebhookLike = { name: 'a.b.example.com', sideEffects: 'None', admissionReviewVersions: ['v1'], clientConfig: { url: 'https://h/x' } };
+ * ```
+ */
 export interface WebhookLike {
   readonly name?: string;
   readonly clientConfig?: WebhookClientConfig;

@@ -71,7 +71,13 @@ export interface MutatingWebhookDeclaration<T> extends AdmissionWebhookDeclarati
 
 /**
  * A webhook's entry in its configuration without `clientConfig` (which depends on where the
- * server runs): what {@link webhookConfigurations} completes.
+ * server runs): what `webhookConfigurations` completes, and what a test cluster matches requests
+ * with.
+ *
+ * @example
+ * ```ts
+ * const entry: WebhookEntry = validateBackup.entry; // rules, selectors, policies, defaults filled in
+ * ```
  */
 export type WebhookEntry = Omit<ValidatingWebhookEntry, 'clientConfig'> | Omit<MutatingWebhookEntry, 'clientConfig'>;
 

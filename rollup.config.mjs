@@ -1,4 +1,4 @@
-// Builds ESM + CJS + type declarations for `rxkube` and `rxkube/testing`, and the fake API server bin.
+// Builds ESM + CJS + type declarations for `rxkube`, `rxkube/testing`, `rxkube/prometheus` and `rxkube/webhooks`, and the fake API server bin.
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 import { builtinModules } from 'node:module';
@@ -12,7 +12,7 @@ const external = (id) =>
   deps.some((d) => id === d || id.startsWith(`${d}/`)) ||
   id === 'rxkube' || id.startsWith('rxkube/');
 
-const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts', prometheus: 'lib/prometheus/index.ts' };
+const entries = { index: 'lib/index.ts', testing: 'lib/testing/index.ts', prometheus: 'lib/prometheus/index.ts', webhooks: 'lib/webhooks/index.ts' };
 // inlineSources: the maps carry the TypeScript they point at (lib/ is not in the package).
 const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, inlineSources: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
 

@@ -1,5 +1,5 @@
 // Proves that the core bundles for the browser: every file under lib/ except the Node-only ones
-// (the client-node transport, rxkube/testing, the bin and lib/node.ts, the entry Node loads) is bundled with Node built-ins forbidden.
+// (the client-node transport, rxkube/testing, rxkube/prometheus, rxkube/webhooks, the bin and lib/node.ts, the entry Node loads) is bundled with Node built-ins forbidden.
 import { rollup } from 'rollup';
 import typescript from '@rollup/plugin-typescript';
 import { builtinModules } from 'node:module';
@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 // Files allowed to import Node built-ins (or @kubernetes/client-node, which does).
-const nodeOnly = [/^lib\/node\.ts$/, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//];
+const nodeOnly = [/^lib\/node\.ts$/, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//, /^lib\/webhooks\//];
 const walk = (dir) => readdirSync(dir).flatMap((f) => {
   const p = join(dir, f);
   return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];

@@ -1,4 +1,5 @@
-// Proves the built package loads both ways: `import` (ESM) and `require` (CJS), for both entry points.
+// Proves the built package loads both ways: `import` (ESM) and `require` (CJS), for every entry point.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const esm = await import('rxkube');
@@ -16,11 +17,19 @@ const cjsPrometheus = require('rxkube/prometheus');
 if (typeof esmPrometheus.prometheusMetrics !== 'function' || typeof cjsPrometheus.prometheusMetrics !== 'function') {
   throw new Error('prometheusMetrics missing from rxkube/prometheus');
 }
+const esmWebhooks = await import('rxkube/webhooks');
+const cjsWebhooks = require('rxkube/webhooks');
+for (const name of ['validatingWebhook', 'mutatingWebhook', 'conversionWebhook', 'webhookServer', 'generateCertificates']) {
+  if (typeof esmWebhooks[name] !== 'function' || typeof cjsWebhooks[name] !== 'function') throw new Error(`${name} missing from rxkube/webhooks`);
+}
+// rxkube/webhooks is Node-only: the core entry must not pull it in.
+const core = readFileSync(new URL('../dist/esm/index.js', import.meta.url), 'utf8');
+if (/webhookServer|node:https/.test(core)) throw new Error('dist/esm/index.js pulls in rxkube/webhooks (Node-only)');
 console.log(`dist ok: ${Object.keys(esm).length} exports (ESM), ${Object.keys(cjs).length} (CJS)`);
 
 // Source maps must work from the package alone: lib/ is not published, so every map carries the
 // content of every source it names.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 const mapFiles = [];
 const walk = (dir) => {

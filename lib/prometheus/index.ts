@@ -25,3 +25,4 @@ export {
   type AlertingRule,
   type RuleFile,
 } from './alertingRules.js';
+export type { WebhookServerMetricsSource } from './webhookServerMetrics.js';

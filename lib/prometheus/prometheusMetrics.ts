@@ -3,6 +3,7 @@ import type { Controller } from '../controller/controller.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
 import type { LeaderElector } from '../leaderelection/leaderElection.js';
 import { informerMetrics, type InformerMetricLabels, type InformerMetricsSource } from './informerMetrics.js';
+import { webhookServerMetrics, type WebhookServerMetricsSource } from './webhookServerMetrics.js';
 
 export type { InformerMetricLabels, InformerMetricsSource } from './informerMetrics.js';
 import { leaderElectionMetrics } from './leaderElectionMetrics.js';
@@ -31,6 +32,14 @@ export interface PrometheusMetrics {
   addInformer(informer: InformerMetricsSource, labels: InformerMetricLabels): () => void;
   /** client-go's `leader_election_master_status` (label `name`: the lock's `namespace/name`): 1 while leading. */
   addLeaderElector(elector: LeaderElector): () => void;
+  /**
+   * controller-runtime's webhook metrics of an rxkube/webhooks server (label `webhook`: the path):
+   * `controller_runtime_webhook_requests_total{webhook,code}`, `..._latency_seconds{webhook}`,
+   * `..._requests_in_flight{webhook}`, `controller_runtime_webhook_panics_total`,
+   * `controller_runtime_conversion_webhook_panics_total`, and certwatcher's
+   * `certwatcher_read_certificate_total` / `..._errors_total`.
+   */
+  addWebhookServer(server: WebhookServerMetricsSource): () => void;
 }
 
 // client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12).
@@ -79,6 +88,7 @@ export function prometheusMetrics(registry: Registry): PrometheusMetrics {
     },
     addInformer: informerMetrics(registers),
     addLeaderElector: leaderElectionMetrics(registers),
+    addWebhookServer: webhookServerMetrics(registers),
   };
 }
 

@@ -2,6 +2,13 @@
  * rxkube/testing: the fake Kubernetes API server and marble helpers for controller tests.
  * @packageDocumentation
  */
+import { clientNodeTransport } from '../transport/clientNode.js';
+import { provideKubeConfigTransport } from '../transport/kubeConfigTransport.js';
+
+// Node-only, as `rxkube` on Node: a KubeConfig (the fake server's kubeConfig()) gets the client-node
+// transport even where the runtime resolved rxkube's browser entry for `rxkube` itself.
+provideKubeConfigTransport((kubeConfig) => clientNodeTransport(kubeConfig));
+
 export {
   startFakeApiServer,
   DEFAULT_TOKEN,

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { checkClientNode } from '../../transport/clientNodeCheck.js';
+import { loadClientNode } from '../../transport/clientNodeLoad.js';
 import { Authenticator } from './auth.js';
 import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './certificates.js';
 import { createServerContext } from './context.js';
@@ -42,7 +43,7 @@ export const DEFAULT_TOKEN = 'rxkube-fake-admin-token';
  */
 export async function startFakeApiServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
   checkClientNode(); // loading client-node 2 on Node < 22.19 would crash the process
-  const clientNode = await import('@kubernetes/client-node');
+  const clientNode = await loadClientNode();
   const { ctx, faults, cancelWaits } = createServerContext(options);
   const { storage, registry, types, hub, scheduler } = ctx;
   const certAuth = !options.http && (options.clientCertificateAuth ?? false);

@@ -28,6 +28,7 @@ export type {
   DroppableEvent,
 } from './fakeApiServer/faults.js';
 export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';
+export type { Stoppable } from './fakeApiServer/serverLifetime.js';
 export type { FakeToken, DenyRule } from './fakeApiServer/auth.js';
 export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
 export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/certificates.js';

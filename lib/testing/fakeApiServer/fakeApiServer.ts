@@ -8,6 +8,7 @@ import type { FaultControl } from './faults.js';
 import type { PatchType } from './patch.js';
 import type { CreateOptions, DeleteOptions } from './registry.js';
 import type { GarbageCollectionMode } from './controllers.js';
+import type { Stoppable } from './serverLifetime.js';
 import type { RecordedRequest } from './requestLog.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from './resources.js';
 import type { Recording } from '../record/recording.js';
@@ -22,6 +23,11 @@ import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServ
  * ```
  */
 export interface FakeApiServerOptions {
+  /**
+   * Where `close()` says what was still running or watching when it was called: a function, or
+   * `false` for nothing. By default `console.warn`, unless the environment has `RXKUBE_LOG=off`.
+   */
+  readonly warn?: false | ((message: string) => void);
   /** Serve plain HTTP instead of HTTPS (HTTPS with a generated CA is the default). */
   readonly http?: boolean;
   /** 0 (the default) picks a free port. */
@@ -221,6 +227,20 @@ export interface FakeApiServer {
    * follow at their recorded times on `options.scheduler` (default the server's).
    */
   replay(recording: Recording, options?: ServerReplayOptions): ServerReplay;
-  /** Closes the server and every socket, open watches included. */
+  /**
+   * Registers something that runs against the server (a factory, a controller, a leader elector:
+   * anything with `shutdown()`, `stop()` or `[Symbol.asyncDispose]()`); `close()` stops it first,
+   * newest first. Returns it. (What is made from `kubeConfig()` registers itself; this is for the rest.)
+   */
+  use<T extends Stoppable>(thing: T): T;
+  /**
+   * Closes the server and every socket, open watches included. First it stops, newest first, what
+   * was made from its `kubeConfig()` and still runs (factories, controllers, leader electors) and
+   * what `use()` registered; then, if anything but `use()`'s was still running or watching, it says
+   * so in one message naming each (and each open watch's User-Agent and resource) and what to call,
+   * through the `warn` option.
+   */
   close(): Promise<void>;
+  /** `close()`: `await using api = await startFakeApiServer()` closes the server when the scope ends, a failing test's included. */
+  [Symbol.asyncDispose](): Promise<void>;
 }

@@ -9,6 +9,8 @@ import type { FakeApiServer, FakeApiServerOptions } from './fakeApiServer.js';
 import { kubeConfigBuilder } from './kubeConfig.js';
 import { listen } from './listener.js';
 import { watchCounter } from './openWatches.js';
+import { openWatchDescriptions, serverLifetime, unstoppedMessage } from './serverLifetime.js';
+import { attachLifetime } from '../../meta/lifetime.js';
 import { applyPatch } from './patch.js';
 import { requestLog } from './requestLog.js';
 import { routeRequest } from './router.js';
@@ -66,6 +68,8 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
   const kubeConfigText = kubeConfigBuilder({ url, caCert: certs?.caCert, defaultToken, certAuth, issueClientCertificate });
   let closed: Promise<void> | undefined;
+  const lifetime = serverLifetime();
+  const warn = warnerOf(options.warn);
   const replays = new Set<ServerReplay>();
   const replay = (...args: Parameters<FakeApiServer['replay']>): ServerReplay => {
     const r = replayIntoServer(ctx, ...args);
@@ -74,7 +78,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
   if (options.replay) replay(options.replay);
 
-  return {
+  const api: FakeApiServer = {
     url,
     port,
     caCert: certs?.caCert,
@@ -92,8 +96,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     kubeConfig: (o) => {
       const kc = new clientNode.KubeConfig();
       kc.loadFromString(kubeConfigText(o));
-      return kc;
+      // What is made from it (factories, controllers, electors) registers with this server's lifetime.
+      return attachLifetime(kc, lifetime);
     },
+    use: (thing) => lifetime.use(thing),
+    // `await using api = await startFakeApiServer()` closes it when the scope ends (Node 20 has the symbol).
+    [Symbol.asyncDispose]: () => api.close(),
     kubeConfigText,
     writeKubeConfig: (file, o) => writeFile(file, kubeConfigText(o), { mode: 0o600 }),
     issueClientCertificate,
@@ -103,13 +111,29 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     replay,
     ...dataPlane(storage, registry, types),
     close: () =>
-      (closed ??= new Promise<void>((resolve) => {
+      (closed ??= (async () => {
+        // Before anything stops: who still watches, to name them if they were not stopped first.
+        const watching = openWatchDescriptions(hub);
+        const { stillRunning, used, errors } = await lifetime.end();
         cancelWaits();
         for (const r of replays) r.cancel();
         for (const s of hub.all()) s.destroy();
-        listener.close(resolve);
+        await new Promise<void>((resolve) => listener.close(resolve));
         watches.clear();
-      })),
+        // Watches of what api.use() registered were stopped on purpose: named only beside a leak.
+        const message = unstoppedMessage(url, stillRunning, used === 0 || stillRunning.length > 0 ? watching : []);
+        if (message) warn(errors.length === 0 ? message : `${message} Stopping them failed: ${errors.map(String).join('; ')}`);
+      })()),
+  };
+  return api;
+}
+
+/** Where close() says what still ran: `options.warn`, else console.warn unless `RXKUBE_LOG=off`. */
+function warnerOf(option: FakeApiServerOptions['warn']): (message: string) => void {
+  if (option === false) return () => undefined;
+  if (option) return option;
+  return (message) => {
+    if (process.env['RXKUBE_LOG'] !== 'off') console.warn(message);
   };
 }
 

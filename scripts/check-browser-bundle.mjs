@@ -52,8 +52,10 @@ if (offenders.length) {
 }
 console.log(`browser bundle ok: ${files.length} core files, no Node built-ins`);
 
-// The budget, in bytes of rxkube's minified code: issue 36 brought it back from 94.4 kB to this.
-const BUDGET = 89_000;
+// The budget, in bytes of rxkube's minified code. Issue 36 took the Node transport out of the browser
+// entry: 94.7 kB before, 89.2 kB after (89,246 bytes); the rest of the growth since 85.8 kB is the
+// factory's metadata() and followCrd() (see the CHANGELOG). Raise it only for code a browser app needs.
+const BUDGET = 89_500;
 const { build } = await import('esbuild');
 const service = readFileSync('examples/angular/src/app/pods.service.ts', 'utf8');
 const imports = /import \{([^}]*)\} from 'rxkube';/.exec(service)[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type '));

@@ -322,8 +322,6 @@ export function sharedInformerFactory(
       informerFor<T>(resource, opts);
   const r = builtInResources;
 
-  let release: (() => void) | undefined;
-
   const factory: SharedInformerFactory = Object.freeze({
     informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
@@ -369,7 +367,7 @@ export function sharedInformerFactory(
 
     isShutdown: () => shutDown,
   });
-  release = lifetime?.adopt(
+  const release = lifetime?.adopt(
     factory,
     () => `a sharedInformerFactory with the informers ${[...entries.values()].filter((e) => e.started).map((e) => e.key).join(', ') || '(none started)'} (call factory.shutdown())`,
     () => factory.shutdown(),

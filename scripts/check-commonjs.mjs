@@ -27,7 +27,7 @@ const run = (command, line) => {
   console.log(`commonjs $ ${command}`);
   const t0 = Date.now();
   try {
-    execSync(command, { cwd: PROJECT, stdio: 'inherit', timeout: 15 * 60_000, env: { ...process.env, RXKUBE_LOG: 'off' } });
+    execSync(command, { cwd: PROJECT, stdio: 'inherit', timeout: 30 * 60_000, env: { ...process.env, RXKUBE_LOG: 'off' } });
   } catch (e) {
     fail(`${line ? `docs/tutorial.md:${line}: ` : ''}\`${command}\` failed (${e.status ?? e.signal})`);
   }

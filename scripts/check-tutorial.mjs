@@ -44,7 +44,7 @@ for (const { command, line } of steps) {
   console.log(`tutorial $ ${command}`);
   const t0 = Date.now();
   try {
-    execSync(command, { cwd: PROJECT, stdio: 'inherit', timeout: 10 * 60_000, env: { ...process.env, RXKUBE_LOG: 'off' } });
+    execSync(command, { cwd: PROJECT, stdio: 'inherit', timeout: 30 * 60_000, env: { ...process.env, RXKUBE_LOG: 'off' } });
   } catch (e) {
     console.error(`check-tutorial: docs/tutorial.md:${line}: \`${command}\` failed (${e.status ?? e.signal})`);
     process.exit(1);

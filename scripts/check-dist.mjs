@@ -1,7 +1,14 @@
-// Proves the built package loads both ways: `import` (ESM) and `require` (CJS), for every entry point.
+// Proves the built package loads both ways: `import` (ESM) and `require` (CJS), for every entry point
+// of package.json's exports (scripts/entryPoints.mjs), each exporting something.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { entryPoints } from './entryPoints.mjs';
 const require = createRequire(import.meta.url);
+for (const { specifier } of entryPoints(require('../package.json')).specifiers) {
+  const esmEntry = await import(specifier);
+  const cjsEntry = require(specifier);
+  if (Object.keys(esmEntry).length === 0 || Object.keys(cjsEntry).length === 0) throw new Error(`${specifier} exports nothing (ESM ${Object.keys(esmEntry).length}, CJS ${Object.keys(cjsEntry).length})`);
+}
 const esm = await import('rxkube');
 const cjs = require('rxkube');
 const esmTesting = await import('rxkube/testing');

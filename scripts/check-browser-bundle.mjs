@@ -54,8 +54,9 @@ console.log(`browser bundle ok: ${files.length} core files, no Node built-ins`);
 
 // The budget, in bytes of rxkube's minified code. Issue 36 took the Node transport out of the browser
 // entry: 94.7 kB before, 89.2 kB after (89,246 bytes); the rest of the growth since 85.8 kB is the
-// factory's metadata() and followCrd() (see the CHANGELOG). Raise it only for code a browser app needs.
-const BUDGET = 89_500;
+// factory's metadata() and followCrd() (see the CHANGELOG). Then informer.lag() (issue 38's lag metric)
+// and plainCopy's own-property copy (issue 34): 89,548 bytes. Raise it only for code a browser app needs.
+const BUDGET = 89_800;
 const { build } = await import('esbuild');
 const service = readFileSync('examples/angular/src/app/pods.service.ts', 'utf8');
 const imports = /import \{([^}]*)\} from 'rxkube';/.exec(service)[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type '));
@@ -75,7 +76,7 @@ symlinkSync(resolve('.'), join(SELF, 'node_modules', 'rxkube'), 'dir');
 const inputs = await measure(`export { ${imports.join(', ')} } from 'rxkube';`, resolve(SELF), 'js');
 const bytes = inputs.reduce((sum, [, b]) => sum + b, 0);
 const kb = (n) => `${(n / 1000).toFixed(1)} kB`;
-console.log(`browser bundle size: ${kb(bytes)} of rxkube for { ${imports.join(', ')} } (minified, rxjs and immer apart); budget ${kb(BUDGET)}`);
+console.log(`browser bundle size: ${kb(bytes)} (${bytes} bytes) of rxkube for { ${imports.join(', ')} } (minified, rxjs and immer apart); budget ${kb(BUDGET)}`);
 if (process.argv.includes('--detail')) {
   const bySource = await measure(`export { ${imports.join(', ')} } from './lib/index.ts';`, resolve('.'), 'ts');
   for (const [file, b] of bySource.sort((a, c) => c[1] - a[1]).slice(0, 40)) console.log(`  ${file.padEnd(50)} ${b}`);

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { startFakeApiServer } from '../testing/index.js';
 import { readManifests } from '../testing/fakeApiServer/readManifests.js';
-import { definitionFromCrd } from '../testing/fakeApiServer/customResourceDefinitions.js';
+import { definitionFromCrd } from '../testing/fakeApiServer/registry/customResourceDefinitions.js';
 import { readRecording } from '../testing/record/recording.js';
 
 const USAGE = `usage: rxkube-fake-apiserver [options]

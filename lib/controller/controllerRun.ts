@@ -33,6 +33,7 @@ import { ControllerReconcileReport, reconcileErrorOf, type ReconcileReport } fro
 import { applyRequeue } from './requeue.js';
 import type { TriggerSource } from './triggerSource.js';
 import { WriteLedger, kindOf, watchedCache } from './writeLedger.js';
+import { lifetimeOf } from '../meta/lifetime.js';
 
 /** How long a key waits for its own writes by default (`readYourWritesTimeout`), in ms. */
 export const DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS = 5000;
@@ -111,6 +112,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly finished: Promise<void>;
   private resolveFinished: () => void = () => undefined;
   private readonly answer = (input: ControllerInput): void => this.dispatch(input);
+  private release: (() => void) | undefined;
   // Counted as each reconcile is reported (and each wait for own writes): stats() is a fold of them.
   private readonly totals = { success: 0, error: 0, requeue: 0, requeue_after: 0 };
   private readonly counts = { errors: 0, terminal: 0, timeouts: 0, ownWritesWaits: 0, ownWritesTimeouts: 0 };
@@ -166,10 +168,16 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   }
 
   start(): void {
+    // Its informer is of the fake API server's KubeConfig: the server's close() stops it if it still runs.
+    if (this.statusSubject.value === 'idle') {
+      this.release ??= lifetimeOf(this.options.for)?.adopt(this, () => `controller ${JSON.stringify(this.name)} (call its stop())`, () => this.stop());
+    }
     this.dispatch(START);
   }
 
   stop(): Promise<void> {
+    this.release?.();
+    this.release = undefined;
     this.dispatch(STOP);
     return this.finished;
   }

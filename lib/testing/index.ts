@@ -2,6 +2,13 @@
  * rxkube/testing: the fake Kubernetes API server and marble helpers for controller tests.
  * @packageDocumentation
  */
+import { clientNodeTransport } from '../transport/clientNode.js';
+import { provideKubeConfigTransport } from '../transport/kubeConfigTransport.js';
+
+// Node-only, as `rxkube` on Node: a KubeConfig (the fake server's kubeConfig()) gets the client-node
+// transport even where the runtime resolved rxkube's browser entry for `rxkube` itself.
+provideKubeConfigTransport((kubeConfig) => clientNodeTransport(kubeConfig));
+
 export {
   startFakeApiServer,
   DEFAULT_TOKEN,
@@ -19,14 +26,15 @@ export type {
   WatchErrorSpec,
   DropEventsSpec,
   DroppableEvent,
-} from './fakeApiServer/faults.js';
-export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/remoteFaults.js';
-export type { FakeToken, DenyRule } from './fakeApiServer/auth.js';
+} from './fakeApiServer/faults/faults.js';
+export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/faults/remoteFaults.js';
+export type { FakeToken, DenyRule } from './fakeApiServer/auth/authenticator.js';
+export type { Stoppable } from './fakeApiServer/serverLifetime.js';
 export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
-export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/certificates.js';
+export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/auth/certificates.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
-export type { PatchType } from './fakeApiServer/patch.js';
-export type { DeleteOptions } from './fakeApiServer/registry.js';
+export type { PatchType } from './fakeApiServer/registry/patch.js';
+export type { DeleteOptions } from './fakeApiServer/registry/store.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';
 export { seededRandom, type Random } from './fakeApiServer/random.js';
 export {
@@ -50,15 +58,15 @@ export {
   podFixture,
   type PodFixtureOptions,
 } from './fixtures.js';
-export { definitionFromCrd } from './fakeApiServer/customResourceDefinitions.js';
-export { neverEstablishAnnotation } from './fakeApiServer/crdEstablisher.js';
-export type { PartitionSpec } from './fakeApiServer/partitions.js';
+export { definitionFromCrd } from './fakeApiServer/registry/customResourceDefinitions.js';
+export { neverEstablishAnnotation } from './fakeApiServer/controllers/crdEstablisher.js';
+export type { PartitionSpec } from './fakeApiServer/faults/partitions.js';
 export { memoryLeaseStore, MemoryLeasePartitionError, type MemoryLeaseStore, type MemoryLeaseWrite } from './memoryLeaseStore.js';
 export { waitFor, WaitForTimeoutError, type WaitForOptions } from './waitFor.js';
-export type { CreateOptions } from './fakeApiServer/registry.js';
-export type { FieldOwner } from './fakeApiServer/fieldManager.js';
-export type { PropagationPolicy } from './fakeApiServer/deletion.js';
-export type { GarbageCollectionMode } from './fakeApiServer/controllers.js';
+export type { CreateOptions } from './fakeApiServer/registry/store.js';
+export type { FieldOwner } from './fakeApiServer/fields/fieldManager.js';
+export type { PropagationPolicy } from './fakeApiServer/registry/deletion.js';
+export type { GarbageCollectionMode } from './fakeApiServer/controllers/controllers.js';
 export { recordTraffic, type RecordTrafficOptions, type TrafficRecorder, type TrafficSpec } from './record/recordTraffic.js';
 export {
   parseRecording,

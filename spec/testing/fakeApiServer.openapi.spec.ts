@@ -4,7 +4,7 @@ import * as clientNode from '@kubernetes/client-node';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createHash } from 'node:crypto';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
-import { wireFields } from '../../lib/testing/fakeApiServer/protobuf/wire.js';
+import { wireFields } from '../../lib/testing/fakeApiServer/wire/protobuf/wire.js';
 import { kubeRequest } from './kubeRequest.js';
 
 type Doc = { paths: Record<string, Record<string, { 'x-kubernetes-group-version-kind'?: object; parameters?: { name: string; in: string }[] }>>; components: { schemas: Record<string, Schema> } };

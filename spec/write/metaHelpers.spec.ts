@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { JsonObject } from '../../lib/testing/index.js';
-import { applyPatch } from '../../lib/testing/fakeApiServer/patch.js';
+import { applyPatch } from '../../lib/testing/fakeApiServer/registry/patch.js';
 import {
   ControllerOwnerIndex,
   addFinalizer,

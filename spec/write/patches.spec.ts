@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { jsonPatch, mergePatch, toJsonPointer, type KubeObject } from '../../lib/index.js';
 import { seededRandom, type JsonObject } from '../../lib/testing/index.js';
-import { applyPatch } from '../../lib/testing/fakeApiServer/patch.js';
+import { applyPatch } from '../../lib/testing/fakeApiServer/registry/patch.js';
 import { PatchRecipeError } from '../../lib/write/patchRecipeError.js';
 
 interface Cm extends KubeObject {

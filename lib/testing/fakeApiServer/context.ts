@@ -1,39 +1,21 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { establishCustomResourceDefinitions } from './crdEstablisher.js';
-import { serveCustomResourceDefinitions, servedAtStart } from './customResourceDefinitions.js';
-import type { FakeApiServerOptions } from './fakeApiServer.js';
-import { Faults } from './faults.js';
-import { seededRandom, type Random } from './random.js';
-import type { Registry } from './registry.js';
-import { ClusterRegistry } from './clusterRegistry.js';
-import { Controllers } from './controllers.js';
+import { establishCustomResourceDefinitions } from './controllers/crdEstablisher.js';
+import { serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
+import type { FakeApiServerOptions } from './options.js';
+import { Faults } from './faults/faults.js';
+import { seededRandom } from './random.js';
+import type { Registry } from './registry/store.js';
+import { ClusterRegistry } from './registry/clusterRegistry.js';
+import { Controllers } from './controllers/controllers.js';
 import { ResourceTypes } from './resources.js';
 import { CustomResourceSchemas } from './schema/customResourceSchemas.js';
 import { realisticPod } from './seedPods.js';
-import { Storage } from './storage.js';
-import { WatchHub } from './watchHub.js';
+import { Storage } from './storage/storage.js';
+import { WatchHub } from './watch/watchHub.js';
+import { denyListAuthorizer } from './auth/authorizer.js';
+import type { ServerContext } from './handlers/serverContext.js';
 
-/** Everything a request handler needs; one per server. */
-export interface ServerContext {
-  readonly storage: Storage;
-  readonly registry: Registry;
-  readonly types: ResourceTypes;
-  /** The compiled schemas of the stored CRDs (structural schema and CEL rules per served version). */
-  readonly schemas: CustomResourceSchemas;
-  readonly hub: WatchHub;
-  readonly scheduler: SchedulerLike;
-  readonly rng: Random;
-  readonly bookmarkIntervalMs: number;
-  readonly initialBookmark: boolean;
-  readonly watchList: boolean;
-  /** KEP-5866 shard selectors honoured (see shardSelector.ts). */
-  readonly shardedListAndWatch: boolean;
-  readonly tooLargeResourceVersionWaitMs: number;
-  /** Current slowEvents delay for new watches. */
-  slowMs: number;
-  /** Resolves true once the global revision reaches `rv`, false after the wait (or on close). */
-  waitForRv(rv: number): Promise<boolean>;
-}
+export type { ServerContext };
 
 /** Builds `waitForRv` and a canceller for the waits still pending at close. */
 export function rvWaiter(storage: Storage, scheduler: SchedulerLike, waitMs: number): { waitForRv: (rv: number) => Promise<boolean>; cancelAll: () => void } {
@@ -99,6 +81,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     shardedListAndWatch: options.shardedListAndWatch ?? false,
     tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
     slowMs: 0,
+    authorizers: [denyListAuthorizer],
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));

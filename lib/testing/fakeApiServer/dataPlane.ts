@@ -1,12 +1,12 @@
 import { ApiStatusError } from '../../errors.js';
 import type { FakeApiServer, FakeList, Stored } from './fakeApiServer.js';
-import type { PatchType } from './patch.js';
-import type { CreateOptions, DeleteOptions, Registry } from './registry.js';
+import type { PatchType } from './registry/patch.js';
+import type { CreateOptions, DeleteOptions, Registry } from './registry/store.js';
 import type { JsonObject, ResourceRef, ResourceType, ResourceTypes } from './resources.js';
 import { notFound, StatusError } from './status.js';
-import { hasStatusSubresource } from './statusStrategy.js';
-import type { Storage } from './storage.js';
-import { parseStored, type StoredObject } from './storedObject.js';
+import { hasStatusSubresource } from './registry/statusStrategy.js';
+import type { Storage } from './storage/storage.js';
+import { parseStored, type StoredObject } from './storage/storedObject.js';
 
 /** The data-plane helpers of {@link FakeApiServer}: reads and writes without HTTP. */
 export type DataPlane = Pick<FakeApiServer, 'create' | 'update' | 'updateStatus' | 'writeMany' | 'patch' | 'delete' | 'get' | 'list'>;

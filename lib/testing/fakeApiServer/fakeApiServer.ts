@@ -1,99 +1,20 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { SchedulerLike } from 'rxjs';
 import type { Resource } from '../../listwatch/resource.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
-import type { FakeToken } from './auth.js';
-import type { ClientCertificate, ClientCertificateOptions } from './certificates.js';
-import type { FaultControl } from './faults.js';
-import type { PatchType } from './patch.js';
-import type { CreateOptions, DeleteOptions } from './registry.js';
-import type { GarbageCollectionMode } from './controllers.js';
-import type { RecordedRequest } from './requestLog.js';
+import type { FakeToken } from './auth/authenticator.js';
+import type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+import type { ClientCertificate, ClientCertificateOptions } from './auth/certificates.js';
+import type { FaultControl } from './faults/faults.js';
+import type { PatchType } from './registry/patch.js';
+import type { CreateOptions, DeleteOptions } from './registry/store.js';
+import type { RecordedRequest } from './handlers/requestLog.js';
+import type { Stoppable } from './serverLifetime.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from './resources.js';
 import type { Recording } from '../record/recording.js';
 import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServer.js';
 
-/**
- * Options of {@link startFakeApiServer}. Every one is optional.
- *
- * @example
- * ```ts
- * const api = await startFakeApiServer({ http: true, seed: 7, historyLimit: 100, bookmarkIntervalMs: 1000 });
- * ```
- */
-export interface FakeApiServerOptions {
-  /** Serve plain HTTP instead of HTTPS (HTTPS with a generated CA is the default). */
-  readonly http?: boolean;
-  /** 0 (the default) picks a free port. */
-  readonly port?: number;
-  /** Only loopback is served. */
-  readonly host?: '127.0.0.1';
-  /** Seed of every random choice (uids, generated names, default watch timeouts, probabilistic faults). Default 1. */
-  readonly seed?: number;
-  /** How many changes history keeps (watch resumption, exact lists, continue tokens). Default 10000. */
-  readonly historyLimit?: number;
-  /** Interval of bookmarks on watches that allow them. Default 60000 (kube's ~1 min); 0 disables. */
-  readonly bookmarkIntervalMs?: number;
-  /** Send a BOOKMARK (current revision) first on bookmark-enabled watches that resume from a revision. */
-  readonly initialBookmark?: boolean;
-  /**
-   * Accepted bearer tokens and their deny lists. Default over HTTPS: one token, {@link DEFAULT_TOKEN},
-   * user `admin`, allowed everything. Default over HTTP: `false` (authentication off), because
-   * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
-   */
-  readonly tokens?: ReadonlyArray<FakeToken> | false;
-  /**
-   * The default kubeconfig authenticates with a client certificate (user `admin`, group
-   * `system:masters`, as kind's and kubeadm's) instead of a token, and, unless `tokens` is given,
-   * no token is accepted. Client certificates signed by the server's CA are verified over HTTPS
-   * either way (user = CN, groups = O), as kube-apiserver with `--client-ca-file` does.
-   */
-  readonly clientCertificateAuth?: boolean;
-  /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
-  readonly watchList?: boolean;
-  /**
-   * Server-side sharding (KEP-5866, Kubernetes 1.36 alpha gate ShardedListAndWatch): lists and
-   * watches honour `shardSelector` and lists answer `metadata.shardInfo`. Default false: the
-   * parameter is ignored, as by a server with the gate off.
-   */
-  readonly shardedListAndWatch?: boolean;
-  /** Create a missing namespace on first use instead of answering 404. Default true. */
-  readonly autoCreateNamespaces?: boolean;
-  /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */
-  readonly tooLargeResourceVersionWaitMs?: number;
-  /** Timers (bookmarks, watch timeouts, slowEvents, waits) and the clock of creationTimestamp. Default asyncScheduler. */
-  readonly scheduler?: SchedulerLike;
-  /** Create this many realistic pods (spread over namespaces `ns-0`..`ns-49`) at start. */
-  readonly seedPods?: number;
-  /** Extra resource types (custom resources) to serve from the start. */
-  readonly resources?: ReadonlyArray<ResourceDefinition>;
-  /** How many requests `requests` keeps (oldest dropped first). Default 10000. */
-  readonly requestLogLimit?: number;
-  /**
-   * When the garbage collector and the namespace controller act (see docs/testing.md): `'scheduled'`
-   * (default) on `scheduler`, `controllerDelayMs` after the write that gave them work; `'immediate'`
-   * before that write returns; `'off'` never (as envtest).
-   */
-  readonly garbageCollection?: GarbageCollectionMode;
-  /** The delay of `'scheduled'` collection. Default 0 (the next macrotask with `asyncScheduler`). */
-  readonly controllerDelayMs?: number;
-  /** A recording (see `recordTraffic`) to seed the server with and play on its scheduler, as `replay` does. */
-  readonly replay?: Recording;
-}
-
-/**
- * Which credential a kubeconfig of {@link FakeApiServer} carries: a token, a client certificate
- * (inline data), or, by default, the server's default credential.
- *
- * @example
- * ```ts
- * const kc = api.kubeConfig({ clientCertificate: api.issueClientCertificate('alice', ['devs']) });
- * ```
- */
-export interface FakeKubeConfigOptions {
-  readonly token?: string;
-  readonly clientCertificate?: ClientCertificate;
-}
+export type { FakeApiServerOptions } from './options.js';
+export type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
 
 /**
  * The metadata the server guarantees on a stored object.
@@ -221,6 +142,20 @@ export interface FakeApiServer {
    * follow at their recorded times on `options.scheduler` (default the server's).
    */
   replay(recording: Recording, options?: ServerReplayOptions): ServerReplay;
-  /** Closes the server and every socket, open watches included. */
+  /**
+   * Registers something that runs against the server (a factory, a controller, a leader elector:
+   * anything with `shutdown()`, `stop()` or `[Symbol.asyncDispose]()`); `close()` stops it first,
+   * newest first. Returns it. (What is made from `kubeConfig()` registers itself; this is for the rest.)
+   */
+  use<T extends Stoppable>(thing: T): T;
+  /**
+   * Closes the server and every socket, open watches included. First it stops, newest first, what
+   * was made from its `kubeConfig()` and still runs (factories, controllers, leader electors) and
+   * what `use()` registered; then, if anything but `use()`'s was still running or watching, it says
+   * so in one message naming each (and each open watch's User-Agent and resource) and what to call,
+   * through the `warn` option.
+   */
   close(): Promise<void>;
+  /** `close()`: `await using api = await startFakeApiServer()` closes the server when the scope ends, a failing test's included. */
+  [Symbol.asyncDispose](): Promise<void>;
 }

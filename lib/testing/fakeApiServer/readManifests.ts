@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { JsonObject } from './resources.js';
-import { yamlDocuments } from './yaml.js';
+import { yamlDocuments } from './wire/yaml.js';
 
 /**
  * The objects in a manifest file: JSON (one object, or a `List`), or YAML with one or more

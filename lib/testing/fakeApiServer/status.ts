@@ -1,5 +1,4 @@
 import type { Status } from '../../errors.js';
-import type { ResourceType } from './resources.js';
 
 /**
  * A request failed with a Kubernetes `Status` (the server answers with it, HTTP code = `status.code`).
@@ -32,6 +31,20 @@ export interface FieldError {
 
 type Details = NonNullable<Status['details']>;
 
+/**
+ * How a Status names a resource: its plural and group (a `ResourceType` is one). Kept here, not
+ * imported, so that the Status vocabulary depends on nothing of the server.
+ *
+ * @example
+ * ```ts
+ * const deployments: ResourceName = { plural: 'deployments', group: 'apps' };
+ * ```
+ */
+export interface ResourceName {
+  readonly plural: string;
+  readonly group: string;
+}
+
 /** Builds a failure Status. */
 export function failure(code: number, reason: string, message: string, details?: Details): Status {
   const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason };
@@ -41,26 +54,26 @@ export function failure(code: number, reason: string, message: string, details?:
 }
 
 /** `pods` or `deployments.apps`: how kube names a resource in messages. */
-export const qualifiedResource = (t: Pick<ResourceType, 'plural' | 'group'>): string =>
+export const qualifiedResource = (t: ResourceName): string =>
   t.group ? `${t.plural}.${t.group}` : t.plural;
 
-const details = (t: Pick<ResourceType, 'plural' | 'group'>, name: string, extra?: Partial<Details>): Details => ({
+const details = (t: ResourceName, name: string, extra?: Partial<Details>): Details => ({
   name,
   ...(t.group ? { group: t.group } : {}),
   kind: t.plural,
   ...extra,
 });
 
-export const notFound = (t: Pick<ResourceType, 'plural' | 'group'>, name: string): StatusError =>
+export const notFound = (t: ResourceName, name: string): StatusError =>
   new StatusError(failure(404, 'NotFound', `${qualifiedResource(t)} "${name}" not found`, details(t, name)));
 
-export const alreadyExists = (t: ResourceType, name: string, beingDeleted = false): StatusError =>
+export const alreadyExists = (t: ResourceName, name: string, beingDeleted = false): StatusError =>
   new StatusError(
     failure(409, 'AlreadyExists', `${beingDeleted ? 'object is being deleted: ' : ''}${qualifiedResource(t)} "${name}" already exists`, details(t, name)),
   );
 
 export const conflict = (
-  t: ResourceType,
+  t: ResourceName,
   name: string,
   why = 'the object has been modified; please apply your changes to the latest version and try again',
 ): StatusError =>

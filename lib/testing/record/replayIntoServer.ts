@@ -2,7 +2,7 @@ import { asyncScheduler, concatMap, from, tap, timer, type SchedulerLike } from 
 import { RxkubeError } from '../../errors.js';
 import type { ServerContext } from '../fakeApiServer/context.js';
 import type { JsonObject, ResourceType } from '../fakeApiServer/resources.js';
-import { objectKey } from '../fakeApiServer/storedObject.js';
+import { objectKey } from '../fakeApiServer/storage/storedObject.js';
 import type { RecordedObject, RecordedStream, RecordedTraffic, Recording } from './recording.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { Change } from '../history.js';
-import type { PatchType } from '../patch.js';
+import type { Change } from '../storage/history.js';
+import type { PatchType, WriteOptions } from '../writeOptions.js';
 import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
-import type { Storage } from '../storage.js';
-import { parseStored, sameAs, serialize, storedObject } from '../storedObject.js';
+import type { Storage } from '../storage/storage.js';
+import { parseStored, sameAs, serialize, storedObject } from '../storage/storedObject.js';
 import { badRequest, invalid, StatusError, type FieldError } from '../status.js';
 import { invalidValue } from './fieldErrors.js';
 import { evaluateCelRules } from './celRules.js';
@@ -11,33 +11,7 @@ import { applyDefaults } from './defaulting.js';
 import { prune } from './pruning.js';
 import { validateObject } from './schemaValidation.js';
 
-/**
- * The `fieldValidation` query parameter of a write: what to do with fields the schema does not
- * know. The server's default (no parameter) is `Warn`.
- *
- * @example
- * ```ts
- * const mode: FieldValidation = 'Strict';
- * ```
- */
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
-
-/**
- * Per-request options of a write that admission reads.
- *
- * @example
- * ```ts
- * const warnings: string[] = [];
- * registry.create(type, 'default', body, { fieldValidation: 'Warn', warnings });
- * ```
- */
-export interface WriteOptions {
-  readonly fieldValidation?: FieldValidation;
-  /** Collects the `Warning` header texts of the response (`unknown field "spec.foo"`). */
-  readonly warnings?: string[];
-  /** Set when the write is a PATCH (strict decoding errors are worded per patch type). */
-  readonly patchType?: PatchType;
-}
+export type { FieldValidation, WriteOptions } from '../writeOptions.js';
 
 const CRD_ID = 'customresourcedefinitions.apiextensions.k8s.io';
 const BLOCKING = new Set(['FieldValueNotSupported', 'FieldValueRequired', 'FieldValueTooLong', 'FieldValueTooMany', 'FieldValueTypeInvalid']);

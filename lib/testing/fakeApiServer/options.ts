@@ -1,0 +1,81 @@
+import type { SchedulerLike } from 'rxjs';
+import type { Recording } from '../record/recording.js';
+import type { FakeToken } from './auth/authenticator.js';
+import type { GarbageCollectionMode } from './controllers/controllers.js';
+import type { ResourceDefinition } from './resources.js';
+
+// The options of a fake API server, apart from the server's interface (fakeApiServer.ts), so that
+// what builds the server from them (context.ts) needs nothing of what it builds.
+
+/**
+ * Options of {@link startFakeApiServer}. Every one is optional.
+ *
+ * @example
+ * ```ts
+ * const api = await startFakeApiServer({ http: true, seed: 7, historyLimit: 100, bookmarkIntervalMs: 1000 });
+ * ```
+ */
+export interface FakeApiServerOptions {
+  /**
+   * Where `close()` says what was still running or watching when it was called: a function, or
+   * `false` for nothing. By default `console.warn`, unless the environment has `RXKUBE_LOG=off`.
+   */
+  readonly warn?: false | ((message: string) => void);
+  /** Serve plain HTTP instead of HTTPS (HTTPS with a generated CA is the default). */
+  readonly http?: boolean;
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  /** Only loopback is served. */
+  readonly host?: '127.0.0.1';
+  /** Seed of every random choice (uids, generated names, default watch timeouts, probabilistic faults). Default 1. */
+  readonly seed?: number;
+  /** How many changes history keeps (watch resumption, exact lists, continue tokens). Default 10000. */
+  readonly historyLimit?: number;
+  /** Interval of bookmarks on watches that allow them. Default 60000 (kube's ~1 min); 0 disables. */
+  readonly bookmarkIntervalMs?: number;
+  /** Send a BOOKMARK (current revision) first on bookmark-enabled watches that resume from a revision. */
+  readonly initialBookmark?: boolean;
+  /**
+   * Accepted bearer tokens and their deny lists. Default over HTTPS: one token, {@link DEFAULT_TOKEN},
+   * user `admin`, allowed everything. Default over HTTP: `false` (authentication off), because
+   * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
+   */
+  readonly tokens?: ReadonlyArray<FakeToken> | false;
+  /**
+   * The default kubeconfig authenticates with a client certificate (user `admin`, group
+   * `system:masters`, as kind's and kubeadm's) instead of a token, and, unless `tokens` is given,
+   * no token is accepted. Client certificates signed by the server's CA are verified over HTTPS
+   * either way (user = CN, groups = O), as kube-apiserver with `--client-ca-file` does.
+   */
+  readonly clientCertificateAuth?: boolean;
+  /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
+  readonly watchList?: boolean;
+  /**
+   * Server-side sharding (KEP-5866, Kubernetes 1.36 alpha gate ShardedListAndWatch): lists and
+   * watches honour `shardSelector` and lists answer `metadata.shardInfo`. Default false: the
+   * parameter is ignored, as by a server with the gate off.
+   */
+  readonly shardedListAndWatch?: boolean;
+  /** Create a missing namespace on first use instead of answering 404. Default true. */
+  readonly autoCreateNamespaces?: boolean;
+  /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */
+  readonly tooLargeResourceVersionWaitMs?: number;
+  /** Timers (bookmarks, watch timeouts, slowEvents, waits) and the clock of creationTimestamp. Default asyncScheduler. */
+  readonly scheduler?: SchedulerLike;
+  /** Create this many realistic pods (spread over namespaces `ns-0`..`ns-49`) at start. */
+  readonly seedPods?: number;
+  /** Extra resource types (custom resources) to serve from the start. */
+  readonly resources?: ReadonlyArray<ResourceDefinition>;
+  /** How many requests `requests` keeps (oldest dropped first). Default 10000. */
+  readonly requestLogLimit?: number;
+  /**
+   * When the garbage collector and the namespace controller act (see docs/testing.md): `'scheduled'`
+   * (default) on `scheduler`, `controllerDelayMs` after the write that gave them work; `'immediate'`
+   * before that write returns; `'off'` never (as envtest).
+   */
+  readonly garbageCollection?: GarbageCollectionMode;
+  /** The delay of `'scheduled'` collection. Default 0 (the next macrotask with `asyncScheduler`). */
+  readonly controllerDelayMs?: number;
+  /** A recording (see `recordTraffic`) to seed the server with and play on its scheduler, as `replay` does. */
+  readonly replay?: Recording;
+}

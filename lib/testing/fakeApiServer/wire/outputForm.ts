@@ -1,0 +1,81 @@
+// Metadata-only answers (APISERVER.md: content negotiation), as kube-apiserver gives them: an Accept
+// clause `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` turns a list into a
+// meta.k8s.io/v1 PartialObjectMetadataList, `as=PartialObjectMetadata` turns each watched object into
+// a PartialObjectMetadata (apiVersion, kind and the whole metadata; no spec, no status). Statuses
+// (ERROR events) are sent as they are.
+import { failure, StatusError } from '../status.js';
+
+/** What a list or watch sends: the objects, or their metadata only. */
+export type OutputForm = 'full' | 'metadata';
+
+const acceptedTypes = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
+const notAcceptable = (message = `only the following media types are accepted: ${acceptedTypes}`): StatusError =>
+  new StatusError(failure(406, 'NotAcceptable', message));
+
+interface Clause {
+  readonly type: string;
+  readonly params: ReadonlyMap<string, string>;
+}
+
+function parseAccept(header: string): Clause[] {
+  return header.split(',').map((raw) => {
+    const [type, ...rest] = raw.split(';').map((s) => s.trim());
+    const params = new Map<string, string>();
+    for (const p of rest) {
+      const eq = p.indexOf('=');
+      if (eq > 0) params.set(p.slice(0, eq).trim().toLowerCase(), p.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+    }
+    return { type: (type ?? '').toLowerCase(), params };
+  });
+}
+
+/**
+ * The form a list or watch answers in, from the request's Accept header, as kube's negotiation
+ * picks it: the first clause this server can serve wins (`application/json`, `*\/*` and
+ * `application/*` are JSON; `as=` with `g=meta.k8s.io` and `v=v1` or `v1beta1` asks for a
+ * conversion). A clause it cannot serve (YAML, protobuf, an unknown `as=`, `as=Table`) is skipped; no
+ * clause left is a 406. Asking a list for `as=PartialObjectMetadata`, or a watch for
+ * `as=PartialObjectMetadataList`, is a 406 too (kube: "you requested PartialObjectMetadata, but the
+ * requested object is a list"; this fake refuses the watch case before streaming).
+ */
+export function negotiateOutput(accept: string | undefined, verb: 'list' | 'watch'): OutputForm {
+  if (accept === undefined || accept.trim() === '') return 'full';
+  for (const clause of parseAccept(accept)) {
+    if (clause.type !== 'application/json' && clause.type !== '*/*' && clause.type !== 'application/*') continue;
+    const as = clause.params.get('as');
+    if (as === undefined) return 'full';
+    const g = clause.params.get('g');
+    const v = clause.params.get('v');
+    if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
+    if (as === 'PartialObjectMetadataList') {
+      if (verb === 'list') return 'metadata';
+      throw notAcceptable('you requested PartialObjectMetadataList, but the requested object is not a list (watch events carry one object each)');
+    }
+    if (as === 'PartialObjectMetadata') {
+      if (verb === 'watch') return 'metadata';
+      throw notAcceptable('you requested PartialObjectMetadata, but the requested object is a list');
+    }
+  }
+  throw notAcceptable();
+}
+
+/** The PartialObjectMetadata of one stored object's JSON. */
+export function partialObjectMetadataJson(objectJson: string): string {
+  const obj = JSON.parse(objectJson) as { metadata?: unknown };
+  return `{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":${JSON.stringify(obj.metadata ?? {})}}`;
+}
+
+/** A watch line with its object as PartialObjectMetadata; ERROR lines (Statuses) unchanged. */
+export function metadataWatchLine(line: string): string {
+  let event: { type: string; object: unknown };
+  try {
+    event = JSON.parse(line) as { type: string; object: unknown };
+  } catch {
+    return line; // a deliberately malformed line (faults) stays malformed
+  }
+  if (event.type === 'ERROR') return line;
+  return `{"type":"${event.type}","object":${partialObjectMetadataJson(JSON.stringify(event.object))}}\n`;
+}
+
+/** The kind and apiVersion a metadata-only list is sent as. */
+export const metadataListHead = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' } as const;

@@ -40,7 +40,8 @@ if (!isMainThread) {
   const RUNS = Number(args.option('runs', '5'));
   const jsonOut = args.option('json', undefined);
   // --against PATH: each set also runs the informer and the controller of another build (its
-  // dist/esm/index.js), alternating with this one's, and reports this build's ratio beside that one's.
+  // dist/esm/node.js, the Node entry, as a KubeConfig needs it), alternating with this one's, and
+  // reports this build's ratio beside that one's.
   const againstArg = args.option('against', '');
   // --profile DIR: a CPU profile of the main thread over each timed window (inspector), one file
   // per run, named after the build and the run kind; summarise with bench/profile.mjs --summary.
@@ -53,7 +54,7 @@ if (!isMainThread) {
   const [N = 10000] = args.rest.map(Number);
   const { resolve } = await import('node:path');
   const { mkdirSync } = await import('node:fs');
-  const builds = [{ name: 'this', rx: await import('../dist/esm/index.js') }];
+  const builds = [{ name: 'this', rx: await import('../dist/esm/node.js') }];
   if (againstArg) builds.push({ name: 'against', rx: await import(pathToFileURL(resolve(againstArg)).href) });
   const startServer = () => startServerThread(new URL(import.meta.url));
   const profiler = profileDir ? await (allocations ? heapProfiler : cpuProfiler)(profileDir, mkdirSync) : undefined;

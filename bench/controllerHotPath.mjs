@@ -33,6 +33,9 @@ const gc = (() => {
 })();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// NO_KEY=1: hand Observers no key (as before the listener handed it on), to see what it saves.
+const NO_KEY = process.env.NO_KEY === '1';
+
 /** An informer's surface as a controller uses it, over a Map, handing adds to its handlers at once. */
 function memoryInformer() {
   const objects = new Map();
@@ -48,7 +51,8 @@ function memoryInformer() {
     add(key, object) {
       objects.set(key, object);
       const n = { type: 'add', object, isInInitialList: false };
-      for (const h of handlers) (h.next ?? h.add)(h.next ? n : object);
+      // An Observer is handed the key too, as an informer's listener does (the store's key string).
+      for (const h of handlers) (h.next ? h.next(n, NO_KEY ? undefined : key) : h.add(object));
     },
   };
 }

@@ -24,19 +24,20 @@ import { changePriority, primaryKey, type TriggerInformer } from './triggerSourc
  */
 export function changeKeys<T>(
   informer: TriggerInformer<T>,
-  keysOf: (change: Notification<T>) => Iterable<string> | string | undefined,
+  keysOf: (change: Notification<T>, key: string | undefined) => Iterable<string> | string | undefined,
   options: InformerKeysOptions<T>,
   plain: boolean,
 ): KeySource {
   return new Observable((subscriber) => {
     const registration = informer.addEventHandler(
       {
-        next: (change: Notification<T>) => {
+        // `key`: the key the informer stores the object under (its listener hands it on).
+        next: (change: Notification<T>, key?: string) => {
           // The mapping is the controller's code, not the informer's: its failure goes down this
           // source to the controller's errors$. A lazy iterable is drained here, inside the try.
           let keys: ReadonlyArray<string> | string | undefined;
           try {
-            const mapped = keysOf(change);
+            const mapped = keysOf(change, key);
             keys = mapped === undefined || typeof mapped === 'string' || Array.isArray(mapped) ? (mapped as ReadonlyArray<string> | string | undefined) : [...mapped];
           } catch (e) {
             subscriber.next({ keysFailed: e });
@@ -69,7 +70,9 @@ export function changeKeys<T>(
 
 /**
  * The mapping of the primary's own changes (controller-runtime's `For`): its key, if the change
- * passes every predicate.
+ * passes every predicate. The key is the one the informer stores the object under when the
+ * informer hands it on (the same string its store hashed: the queue's and `getByKey`'s lookups of
+ * it cost less than of a key made again, bench/controller.mjs), else made from the object.
  *
  * @internal
  * @example
@@ -77,9 +80,11 @@ export function changeKeys<T>(
  * changeKeys(deployments, primaryKeysOf([generationChanged]), {}, true);
  * ```
  */
-export function primaryKeysOf<T extends KubeObjectLike>(predicates: ReadonlyArray<ChangePredicate<T>>): (change: Notification<T>) => string | undefined {
-  return (change) => {
+export function primaryKeysOf<T extends KubeObjectLike>(
+  predicates: ReadonlyArray<ChangePredicate<T>>,
+): (change: Notification<T>, key?: string) => string | undefined {
+  return (change, key) => {
     for (let i = 0; i < predicates.length; i++) if (!predicates[i](change)) return undefined;
-    return primaryKey(change);
+    return key ?? primaryKey(change);
   };
 }

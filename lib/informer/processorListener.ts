@@ -320,7 +320,7 @@ export class ProcessorListener<T> implements HandlerRegistration {
     }
     let result: HandlerResult;
     try {
-      result = callHandler(this.handler, n);
+      result = callHandler(this.handler, n, key);
     } catch (e) {
       this.errors.next(new HandlerError(n, this.name, e));
       return this.finished(n, counted);

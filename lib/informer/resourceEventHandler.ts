@@ -101,8 +101,25 @@ export function isNotificationObserver<T>(handler: EventHandler<T>): handler is 
 }
 
 /**
- * Calls the handler's method for one notification (`next` for an Observer; `add` / `update` /
- * `delete` otherwise, a missing one doing nothing) and returns what it returned.
+ * An Observer handler that also takes the key the informer stores the object under, as a second
+ * argument of `next` (rxkube's own controller sources: the informer's key string is already hashed
+ * by its store's maps, so the work queue's lookups of it cost less than a key made again from the
+ * object). Any Observer is given it; one that takes one argument ignores it.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const observer: KeyedNotificationObserver<V1Pod> = { next: (n, key) => console.log(n.type, key) };
+ * ```
+ */
+export interface KeyedNotificationObserver<T> {
+  next(notification: Notification<T>, key?: string): HandlerResult;
+}
+
+/**
+ * Calls the handler's method for one notification (`next` for an Observer, with the object's key
+ * when the caller knows it; `add` / `update` / `delete` otherwise, a missing one doing nothing)
+ * and returns what it returned.
  *
  * @internal
  * @example
@@ -110,8 +127,8 @@ export function isNotificationObserver<T>(handler: EventHandler<T>): handler is 
  * callHandler({ add: (pod) => console.log(pod.metadata?.name) }, addNotification(pod, true));
  * ```
  */
-export function callHandler<T>(handler: EventHandler<T>, n: Notification<T>): HandlerResult {
-  if (isNotificationObserver(handler)) return handler.next(n);
+export function callHandler<T>(handler: EventHandler<T>, n: Notification<T>, key?: string): HandlerResult {
+  if (isNotificationObserver(handler)) return (handler as KeyedNotificationObserver<T>).next(n, key);
   switch (n.type) {
     case 'add':
       return handler.add?.(n.object, n.isInInitialList);

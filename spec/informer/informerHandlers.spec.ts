@@ -8,7 +8,7 @@ import {
   listPage,
   recordNotifications,
 } from '../../lib/testing/marbles.js';
-import { at, fast, modified, pod, stopAt, testScheduler, type Pod } from './support.js';
+import { at, deleted, fast, modified, pod, stopAt, testScheduler, type Pod } from './support.js';
 
 // Handlers added late (I5), registrations (I7), and handlers acting on the informer from a callback.
 describe('informer: handlers added later (I5)', () => {
@@ -161,6 +161,28 @@ describe('informer: handlers that act on the informer from inside a callback', (
         expect(errors).toEqual([]);
       });
       expectSubscriptions(watch.subscriptions).toBe('-^-!');
+    });
+  });
+});
+
+describe('informer: an Observer handler is handed the key', () => {
+  it("next(notification, key): the key the store holds the object under, for a live change, a deletion and a late handler's replay", () => {
+    testScheduler().run(({ cold }) => {
+      const lw = fakeListWatch<Pod>({
+        lists: [cold('-(p|)', { p: listPage([pod('a', '1')], '1') })],
+        watches: [cold('--m-d', { m: modified(pod('a', '2')), d: deleted(pod('a', '3')) })],
+      });
+      const inf = informer(lw, fast);
+      const told: string[] = [];
+      inf.addEventHandler({ next: (n, key?: string) => void told.push(`${n.type} ${String(key)}`) });
+      inf.start();
+      const late: string[] = [];
+      at(2, () => inf.addEventHandler({ next: (n, key?: string) => void late.push(`${n.type} ${String(key)}`) }));
+      stopAt(inf, 100);
+      at(99, () => {
+        expect(told).toEqual(['add ns/a', 'update ns/a', 'delete ns/a']);
+        expect(late[0]).toBe('add ns/a');
+      });
     });
   });
 });

@@ -27,7 +27,8 @@ import type { KeySource } from './keySource.js';
 import { OwnWritesGate } from './ownWritesGate.js';
 import { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
 import { ControllerReconcileContext } from './reconcileContext.js';
-import { reconcileTimeoutOutcome, startReconcile, type OutcomeSink, type ReconcileOutcome, type ReconcileRunOptions } from './reconcileOutcome.js';
+import { InFlight, WorkerAnswers } from './inFlight.js';
+import { reconcileTimeoutOutcome, startReconcile, type ReconcileOutcome } from './reconcileOutcome.js';
 import type { Reconciler } from './reconciler.js';
 import { ControllerReconcileReport, reconcileErrorOf, type ReconcileReport } from './reconcileReport.js';
 import { applyRequeue } from './requeue.js';
@@ -44,36 +45,6 @@ const SYNCED: ControllerInput = Object.freeze({ type: 'synced' });
 const READY: ControllerInput = Object.freeze({ type: 'ready' });
 const DRAINED: ControllerInput = Object.freeze({ type: 'drained' });
 const SYNC_TIMED_OUT: ControllerInput = Object.freeze({ type: 'syncTimedOut' });
-
-/**
- * A reconcile in flight: its context, what stops it (an Observable reconcile, the timeout), and
- * where its outcome goes (once: a reconcile that timed out may still settle later).
- */
-class InFlight implements OutcomeSink, ReconcileRunOptions {
-  running: Subscription | undefined;
-  timeout: Subscription | undefined;
-  private settled = false;
-
-  constructor(
-    readonly ctx: ControllerReconcileContext<unknown>,
-    private readonly worker: number,
-    readonly priority: number,
-    readonly scheduler: SchedulerLike,
-    private readonly queue: WorkQueue<string>,
-    private readonly answer: (input: ControllerInput) => void,
-  ) {}
-
-  get done(): boolean {
-    return this.settled;
-  }
-
-  settle(outcome: ReconcileOutcome): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.timeout?.unsubscribe();
-    this.answer({ type: 'reconciled', worker: this.worker, outcome, more: this.queue.len() > 0, now: this.scheduler.now() });
-  }
-}
 
 /**
  * The controller's edge: everything it does that is not a decision. It feeds every input (the
@@ -107,6 +78,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly inputs = new Subscription();
   private syncTimer: Subscription | undefined;
   private readonly inFlight: Array<InFlight | undefined>;
+  private readonly answers: ReadonlyArray<WorkerAnswers>;
   private readonly consumer: QueueConsumer<string>;
   private readonly gate: OwnWritesGate | undefined;
   private readonly finished: Promise<void>;
@@ -126,6 +98,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     this.scheduler = options.scheduler ?? asyncScheduler;
     this.state = initialControllerState(concurrency, options.keyFilter$ !== undefined);
     this.inFlight = Array.from({ length: concurrency }, () => undefined);
+    this.answers = Array.from({ length: concurrency }, (_, worker) => new WorkerAnswers(worker));
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.queue = workQueue<string>({ name, rateLimiter: options.rateLimiter, scheduler: this.scheduler });
     // Workers pull keys when the queue says some are ready, instead of a get$ per key.
@@ -274,21 +247,19 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     const now = this.scheduler.now();
     const item = this.consumer.take(now);
     const key = item?.key;
-    this.dispatch({
-      type: 'got',
-      worker,
-      item,
-      retries: key === undefined ? 0 : this.queue.numRequeues(key),
-      waits: key !== undefined && this.gate !== undefined && this.gate.waits(key),
-      more: this.queue.len() > 0,
-      now,
-    });
+    const got = this.answers[worker].got;
+    got.item = item;
+    got.retries = key === undefined ? 0 : this.queue.numRequeues(key);
+    got.waits = key !== undefined && this.gate !== undefined && this.gate.waits(key);
+    got.more = this.queue.len() > 0;
+    got.now = now;
+    this.dispatch(got);
   }
 
   private reconcile(worker: number, run: ReconcilingWorker): void {
     const { key, priority, retries } = run;
     const ctx = new ControllerReconcileContext<T>(this.options.for.getByKey(key), key, priority, retries, this.gate?.ledger);
-    const flight = new InFlight(ctx, worker, priority, this.scheduler, this.queue, this.answer);
+    const flight = new InFlight(ctx, this.answers[worker], priority, this.scheduler, this.queue, this.answer);
     this.inFlight[worker] = flight;
     // In the reconcile's own async context (Node): the writes it sends are recorded for its key.
     flight.running = this.gate === undefined ? this.startFlight(flight) : runWithWriteTracker(ctx, this.startFlight, flight);

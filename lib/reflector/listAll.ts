@@ -49,14 +49,7 @@ export function listAll<T>(lw: ListWatch<T>, options: ListOptions): Observable<L
           },
           { items: [] as T[], resourceVersion: '' },
         ),
-        // reduce's closure keeps its accumulator after the list completes, for as long as the
-        // reflector's subscription lives: the items leave it, or every listed object (before any
-        // transform) stays reachable after sync (a heap snapshot showed the whole list held).
-        map((acc) => {
-          const items = acc.items;
-          acc.items = [];
-          return { items, resourceVersion: acc.resourceVersion, paginated: pages > 1 };
-        }),
+        map((acc) => ({ items: acc.items, resourceVersion: acc.resourceVersion, paginated: pages > 1 })),
       );
     return collect(options).pipe(
       catchError((err: unknown) => {

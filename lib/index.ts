@@ -55,6 +55,8 @@ export * from './informer/handlerRegistration.js';
 export { minimumResyncPeriod } from './informer/resyncPeriod.js';
 export * from './informer/informer.js';
 export * from './informer/stripManagedFields.js';
+export { dropsFields, type FieldDroppingTransform } from './informer/fieldDroppingTransform.js';
+export type { DroppableField } from './listwatch/droppableField.js';
 export * from './listwatch/createListWatch.js';
 export * from './listwatch/metadataListWatch.js';
 export * from './listwatch/resourcePath.js';

@@ -4,11 +4,12 @@
 //   async ({url, N, M}) => ({syncMs, watchMs, heapAfterSync})
 // syncMs: start to the N-th add delivered (the store is written before any handler hears, so it
 // holds N objects then); watchMs: from then to the M-th update delivered to every handler;
-// heapAfterSync: heapUsed after a gc at sync.
+// heapAfterSync: heapUsed after a gc at sync (BENCH_HEAP_SNAPSHOT=file also writes a heap snapshot then).
 // rxkube comes from dist/ (run `npm run build`); RXKUBE_MODULE=path points elsewhere (e.g. a .ts
 // entry under `node --import tsx`, to measure a change before it is built).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeHeapSnapshot } from 'node:v8';
 
 const moduleUrl = process.env.RXKUBE_MODULE
   ? pathToFileURL(resolve(process.env.RXKUBE_MODULE)).href
@@ -71,6 +72,8 @@ export async function rxkubeClient({ handlers = 1, transform, freeze = false, tr
     const syncMs = syncedAt - t0;
     global.gc?.();
     const heapAfterSync = process.memoryUsage().heapUsed;
+    // BENCH_HEAP_SNAPSHOT=file: the heap at that moment, for bench/heapSummary.mjs.
+    if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
     const t1 = performance.now();
     lastAt = await done;
     await inf.stop();

@@ -21,6 +21,7 @@ import type { RxkubeError } from '../errors.js';
 import type { LoggerOption } from '../logging/errorLogger.js';
 import { informer, type Informer, type InformerOptions } from '../informer/informer.js';
 import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
+import { dropsFields, droppedFields } from '../informer/fieldDroppingTransform.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
@@ -304,10 +305,13 @@ export function sharedInformerFactory(
       : listWatch<T>(source, resource, lwOptions);
     const factoryTransform = options.transform;
     const ownTransform = opts.transform;
-    const transform =
+    const composed =
       factoryTransform && ownTransform
         ? (obj: T) => ownTransform(factoryTransform(obj))
         : (ownTransform ?? (factoryTransform ? (obj: T) => factoryTransform(obj) : undefined));
+    // What either declares it drops, the composition drops too (each sees the other's output).
+    const drops = [...droppedFields(factoryTransform), ...droppedFields(ownTransform)];
+    const transform = composed && drops.length > 0 ? dropsFields(composed, drops) : composed;
     const inf = informer<T>(lw, {
       ...options.informerOptions,
       name: `${prefix}${name}`,

@@ -17,6 +17,7 @@ import { deltaFifoBatch } from '../fifo/deltaFifoBatch.js';
 import type { FifoBatch } from '../fifo/fifoBatch.js';
 import { lister, type Lister } from '../lister/lister.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
+import { droppedFields } from './fieldDroppingTransform.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { reflector } from '../reflector/reflector.js';
 import type { Indexers } from '../store/indexers.js';
@@ -313,7 +314,11 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     this.ranOnce = true;
     const pipeline = new Subscription();
     this.phase = { kind: 'running', pipeline };
-    const r = reflector<T>(this.listWatch, {
+    // A transform that declares the fields it drops has them cut before parsing, when the
+    // ListWatch can (the transform still runs, on objects that lack them).
+    const drops = droppedFields(this.transform);
+    const lw = drops.length > 0 && this.listWatch.dropping ? this.listWatch.dropping(drops) : this.listWatch;
+    const r = reflector<T>(lw, {
       expectedTypeName: this.name,
       ...this.options.reflector,
       scheduler: this.scheduler,

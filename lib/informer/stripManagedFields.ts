@@ -1,9 +1,22 @@
+import type { DroppableField } from '../listwatch/droppableField.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
+
+function stripManagedFieldsOf<T extends KubeObjectLike>(obj: T): T {
+  const meta = obj?.metadata as (KubeObjectLike['metadata'] & { managedFields?: unknown }) | undefined;
+  if (meta == null || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
 
 /**
  * A ready-made informer transform: drops `metadata.managedFields` (server-side apply bookkeeping,
- * often a third of an object's size) before the object is stored. Returns a shallow copy with new
+ * about 40% of a realistic pod's JSON) before the object is stored. Returns a shallow copy with new
  * `metadata` when there is something to drop, the same object otherwise; the input is not changed.
+ *
+ * It declares what it drops (`drops`, see `dropsFields`): an informer given it has the ListWatch
+ * cut managedFields from the bytes before JSON.parse (`ListWatch.dropping`), so they are never
+ * built at all. Wrapping it in another function loses that declaration; compose with
+ * `dropsFields` instead.
  *
  * @example
  * ```ts
@@ -12,9 +25,6 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
  * pods.setTransform(stripManagedFields);
  * ```
  */
-export function stripManagedFields<T extends KubeObjectLike>(obj: T): T {
-  const meta = obj?.metadata as (KubeObjectLike['metadata'] & { managedFields?: unknown }) | undefined;
-  if (meta == null || !('managedFields' in meta)) return obj;
-  const { managedFields: _dropped, ...rest } = meta;
-  return { ...obj, metadata: rest };
-}
+export const stripManagedFields: (<T extends KubeObjectLike>(obj: T) => T) & {
+  readonly drops: ReadonlyArray<DroppableField>;
+} = Object.assign(stripManagedFieldsOf, { drops: Object.freeze(['metadata.managedFields'] as const) });

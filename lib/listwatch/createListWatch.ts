@@ -2,10 +2,12 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { asyncScheduler, defer, EMPTY, expand, map, reduce, throwError, type Observable, type SchedulerLike } from 'rxjs';
 import { RxkubeError } from '../errors.js';
 import { transportFor } from '../transport/kubeConfigTransport.js';
-import { streamRequest$ } from '../transport/streamRequest.js';
+import { concatBytes, streamRequest$ } from '../transport/streamRequest.js';
 import type { Transport } from '../transport/transport.js';
 import { detectDeadWatch } from './detectDeadWatch.js';
+import { dropsManagedFields, type DroppableField } from './droppableField.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch.js';
+import { managedFieldsCuts, textWithout } from './managedFieldsCuts.js';
 import type { Resource } from './resource.js';
 import { resourcePath } from './resourcePath.js';
 import { decodeUtf8Parts } from './utf8.js';
@@ -47,6 +49,14 @@ export interface ListWatchOptions {
    * sets it to ask for PartialObjectMetadata.
    */
   readonly accept?: { readonly list: string; readonly watch: string };
+  /**
+   * Fields cut from each object's bytes before they are parsed (list items and watch objects),
+   * for a transform that drops them anyway: `['metadata.managedFields']` spares JSON.parse about
+   * 40% of a realistic pod. The objects are those parsing everything and deleting the field
+   * gives. An informer sets it itself (through `dropping`) when its transform declares it, as
+   * `stripManagedFields` does.
+   */
+  readonly drop?: ReadonlyArray<DroppableField>;
 }
 
 /**
@@ -112,10 +122,11 @@ export function listWatch<T>(
   if (options.fieldSelector) selectors['fieldSelector'] = options.fieldSelector;
   if (options.shardSelector) selectors['shardSelector'] = options.shardSelector;
 
+  const cut = dropsManagedFields(options.drop);
   const page$ = (query: Record<string, string>): Observable<ListPage<T>> =>
     streamRequest$(transport, path, query, options.accept?.list).pipe(
       reduce((parts: Uint8Array[], chunk) => (parts.push(chunk), parts), []),
-      map((parts) => parseListPage<T>(parts, path)),
+      map((parts) => parseListPage<T>(parts, path, cut)),
     );
 
   return {
@@ -142,11 +153,15 @@ export function listWatch<T>(
     },
 
     watch(watchOptions: WatchOptions): Observable<WatchEvent<T>> {
-      return watchBody$(watchOptions).pipe(decodeWatchEvents<T>());
+      return watchBody$(watchOptions).pipe(decodeWatchEvents<T>(options.drop));
     },
 
     watchBursts(watchOptions: WatchOptions): Observable<ReadonlyArray<WatchEvent<T>>> {
-      return watchBody$(watchOptions).pipe(decodeWatchBursts<T>());
+      return watchBody$(watchOptions).pipe(decodeWatchBursts<T>(options.drop));
+    },
+
+    dropping(fields: ReadonlyArray<DroppableField>): ListWatch<T> {
+      return listWatch<T>(source, resource, { ...options, drop: fields });
     },
   };
 
@@ -179,8 +194,16 @@ interface ListBody<T> {
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number; shardInfo?: { selector?: string } };
 }
 
-function parseListPage<T>(parts: Uint8Array[], path: string): ListPage<T> {
-  const text = decodeUtf8Parts(parts);
+/** The list body's text: with each item's managedFields cut out when `cut` (and there are some). */
+function listText(parts: Uint8Array[], cut: boolean): string {
+  if (!cut) return decodeUtf8Parts(parts);
+  const bytes = concatBytes(parts);
+  return textWithout(bytes, 0, bytes.length, managedFieldsCuts(bytes, 0, bytes.length, 'list'));
+}
+
+function parseListPage<T>(parts: Uint8Array[], path: string, cut: boolean): ListPage<T> {
+  // Cuts are made only in valid JSON: a body that fails here fails as it came.
+  const text = listText(parts, cut);
   let body: ListBody<T>;
   try {
     body = JSON.parse(text) as ListBody<T>;

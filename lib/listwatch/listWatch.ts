@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { DroppableField } from './droppableField.js';
 import type { WatchEvent } from './watchEvent.js';
 
 /** Options of one LIST request. Selectors are not here: they are fixed by the ListWatch itself. */
@@ -55,4 +56,10 @@ export interface ListWatch<T> {
    * it), else wraps each event of `watch` in a burst of one.
    */
   watchBursts?(options: WatchOptions): Observable<ReadonlyArray<WatchEvent<T>>>;
+  /**
+   * The same ListWatch, cutting `fields` from each object's bytes before parsing them. Optional:
+   * an informer whose transform declares that it drops fields (as `stripManagedFields` does) uses
+   * it when present (the ListWatches of `listWatch()` and `metadataListWatch()` have it).
+   */
+  dropping?(fields: ReadonlyArray<DroppableField>): ListWatch<T>;
 }

@@ -5,6 +5,7 @@ import type { KubeObject, ObjectMeta } from '../meta/kubeObject.js';
 import { logOnce } from '../meta/logOnce.js';
 import type { Transport } from '../transport/transport.js';
 import { listWatch, type ListWatchOptions } from './createListWatch.js';
+import type { DroppableField } from './droppableField.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from './listWatch.js';
 import type { Resource } from './resource.js';
 import { resourcePath } from './resourcePath.js';
@@ -95,6 +96,8 @@ export function metadataListWatch(
   resource: Resource,
   options: MetadataListWatchOptions = {},
 ): ListWatch<PartialObjectMetadata> {
+  // Not destructured with the rest: `dropping` below needs the options as given.
+  const given = options;
   const { logger, ...rest } = options;
   const inner = listWatch<KubeObject>(source, resource, { ...rest, accept: metadataAccept });
   const path = resourcePath(resource, options.namespace);
@@ -129,6 +132,9 @@ export function metadataListWatch(
     watchBursts(watchOptions: WatchOptions): Observable<ReadonlyArray<WatchEvent<PartialObjectMetadata>>> {
       const bursts = inner.watchBursts?.(watchOptions) ?? inner.watch(watchOptions).pipe(map((e) => [e]));
       return bursts.pipe(map((burst) => burst.map(cutEvent)));
+    },
+    dropping(fields: ReadonlyArray<DroppableField>): ListWatch<PartialObjectMetadata> {
+      return metadataListWatch(source, resource, { ...given, drop: fields });
     },
   };
 }

@@ -1,5 +1,8 @@
 import { Observable, type OperatorFunction } from 'rxjs';
+import { concatBytes } from '../transport/streamRequest.js';
+import { dropsManagedFields, type DroppableField } from './droppableField.js';
 import { MalformedWatchEventError } from './malformedWatchEventError.js';
+import { managedFieldsCuts, textWithout } from './managedFieldsCuts.js';
 import { copyBytes, decodeUtf8, decodeUtf8Parts } from './utf8.js';
 import type { WatchEvent } from './watchEvent.js';
 
@@ -47,6 +50,10 @@ export interface WatchDecoder {
  * The events are the parsed objects themselves (no re-wrapping). Chunks are not retained, so a
  * transport may reuse its buffers once `write` returns.
  *
+ * With `drop: ['metadata.managedFields']`, each line's `object.metadata.managedFields` is cut from
+ * its bytes before `JSON.parse`, so the parser never builds it: the event is the one parsing the
+ * whole line and deleting that key gives. A `MALFORMED` event always carries the line as it came.
+ *
  * @example
  * ```ts
  * const events: WatchEvent<V1Pod>[] = [];
@@ -59,7 +66,9 @@ export interface WatchDecoder {
 export function watchDecoder<T>(
   emit: (event: WatchEvent<T>) => void,
   maxLineBytes: number = MAX_WATCH_LINE_BYTES,
+  drop?: ReadonlyArray<DroppableField>,
 ): WatchDecoder {
+  const cut = dropsManagedFields(drop);
   // The start of a line that continues in a later chunk: copies of chunk tails, decoded once the
   // line is complete (in place, part by part, unless a cut splits a character).
   let pending: Uint8Array[] = [];
@@ -72,15 +81,31 @@ export function watchDecoder<T>(
     if (event !== undefined) emit(event);
   };
 
+  /** A line with its managedFields cut out; the whole line when it has none or is no JSON. */
+  const parseCut = (bytes: Uint8Array, start: number, end: number): void => {
+    const cuts = managedFieldsCuts(bytes, start, end, 'event');
+    const event = cuts.length > 0 ? parseWatchEvent<T>(textWithout(bytes, start, end, cuts)) : undefined;
+    // A MALFORMED verdict is given again on the line as it came, so that it carries that line.
+    if (event !== undefined && event.type !== 'MALFORMED') emit(event);
+    else parse(decodeUtf8(bytes, start, end));
+  };
+
   const line = (bytes: Uint8Array, start: number, end: number): void => {
     if (end > start && bytes[end - 1] === CR) end--;
-    if (end > start) parse(decodeUtf8(bytes, start, end));
+    if (end <= start) return;
+    if (cut) parseCut(bytes, start, end);
+    else parse(decodeUtf8(bytes, start, end));
   };
 
   const pendingLine = (head: Uint8Array): void => {
     const parts = head.length > 0 ? [...pending, head] : pending;
     pending = [];
     pendingBytes = 0;
+    if (cut) {
+      const joined = concatBytes(parts);
+      line(joined, 0, joined.length);
+      return;
+    }
     let text = decodeUtf8Parts(parts);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text !== '') parse(text);
@@ -129,8 +154,9 @@ export function watchDecoder<T>(
 
 /**
  * Decodes a stream of byte chunks (a watch response body) into watch events with
- * {@link watchDecoder}. A last line without a newline is decoded when the source completes; on a
- * source error the incomplete tail is dropped and the error passed on.
+ * {@link watchDecoder} (`drop`: fields cut before parsing, as there). A last line without a newline
+ * is decoded when the source completes; on a source error the incomplete tail is dropped and the
+ * error passed on.
  *
  * ```
  * chunks:  --[ADDED a\nMODI]--[FIED b\n]--|
@@ -142,10 +168,10 @@ export function watchDecoder<T>(
  * const events$ = chunks$.pipe(decodeWatchEvents<V1Pod>());
  * ```
  */
-export function decodeWatchEvents<T>(): OperatorFunction<Uint8Array, WatchEvent<T>> {
+export function decodeWatchEvents<T>(drop?: ReadonlyArray<DroppableField>): OperatorFunction<Uint8Array, WatchEvent<T>> {
   return (source) =>
     new Observable<WatchEvent<T>>((subscriber) => {
-      const decoder = watchDecoder<T>((event) => subscriber.next(event));
+      const decoder = watchDecoder<T>((event) => subscriber.next(event), MAX_WATCH_LINE_BYTES, drop);
       return source.subscribe({
         next: (chunk) => decoder.write(chunk),
         error: (err: unknown) => subscriber.error(err),
@@ -175,11 +201,13 @@ export function decodeWatchEvents<T>(): OperatorFunction<Uint8Array, WatchEvent<
  * bursts$.subscribe((burst) => console.log(burst.length));
  * ```
  */
-export function decodeWatchBursts<T>(): OperatorFunction<Uint8Array, ReadonlyArray<WatchEvent<T>>> {
+export function decodeWatchBursts<T>(
+  drop?: ReadonlyArray<DroppableField>,
+): OperatorFunction<Uint8Array, ReadonlyArray<WatchEvent<T>>> {
   return (source) =>
     new Observable<ReadonlyArray<WatchEvent<T>>>((subscriber) => {
       let burst: WatchEvent<T>[] = [];
-      const decoder = watchDecoder<T>((event) => burst.push(event));
+      const decoder = watchDecoder<T>((event) => burst.push(event), MAX_WATCH_LINE_BYTES, drop);
       const flush = (): void => {
         if (burst.length === 0) return;
         const out = burst;

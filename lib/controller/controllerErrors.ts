@@ -1,3 +1,4 @@
+import type { TraceContext } from '../tracing/traceContext.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
@@ -18,8 +19,10 @@ export class ReconcileError extends RxkubeError {
   readonly retries: number;
   /** The failed reconcile's ID (its context's `reconcileId`); `''` when not from a reconcile. */
   readonly reconcileId: string;
+  /** The failed reconcile's span, when the controller traces (its log line carries the IDs). */
+  readonly trace?: TraceContext;
 
-  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number, reconcileId = '') {
+  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number, reconcileId = '', trace?: TraceContext) {
     const what = causeMessage(cause);
     super(
       'ReconcileError',
@@ -32,6 +35,7 @@ export class ReconcileError extends RxkubeError {
     this.terminal = terminal;
     this.retries = retries;
     this.reconcileId = reconcileId;
+    if (trace !== undefined) this.trace = trace;
   }
 }
 

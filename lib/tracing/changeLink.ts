@@ -2,7 +2,7 @@ import type { Notification } from '../informer/notification.js';
 import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { annotatedTraceContext, type TraceContext } from './traceContext.js';
-import { writeCauseOf } from './writeCauses.js';
+import type { WriteCauses } from './writeCauses.js';
 
 /**
  * One change that queued a reconcile (a span link of the reconcile's span): the watch event of a
@@ -35,19 +35,19 @@ export interface ChangeLink {
 const EVENT_TYPES = { add: 'ADDED', update: 'MODIFIED', delete: 'DELETED' } as const;
 
 /**
- * The link of a change told to a controller's source `source` at `at`. With `annotations`, a
- * change whose object carries KEP-5915's annotation (and whose write this process did not send)
- * links to the trace it names.
+ * The link of a change told to a controller's source `source` at `at`: to the write span that
+ * stored this version, if `causes` has it; else, with `annotations`, to the one KEP-5915's
+ * annotation on the object names, if any.
  *
  * @example
  * ```ts
- * const link = changeLinkOf(notification, 'owns[0]', scheduler.now(), true);
+ * const link = changeLinkOf(notification, 'owns[0]', scheduler.now(), true, writeCausesOf(tracing));
  * ```
  */
-export function changeLinkOf(change: Notification<KubeObjectLike>, source: string, at: number, annotations: boolean): ChangeLink {
+export function changeLinkOf(change: Notification<KubeObjectLike>, source: string, at: number, annotations: boolean, causes: WriteCauses): ChangeLink {
   const obj = objectOf(change);
   const meta = obj?.metadata;
-  const written = writeCauseOf(meta?.namespace, meta?.name, meta?.resourceVersion);
+  const written = causes.causeOf(meta?.namespace, meta?.name, meta?.resourceVersion);
   const annotated = written === undefined && annotations && change.type !== 'delete' ? annotatedTraceContext(obj) : undefined;
   return {
     source,

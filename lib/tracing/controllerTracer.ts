@@ -3,6 +3,7 @@ import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { changeLinkOf, type ChangeLink } from './changeLink.js';
 import type { ReconcileSpan, ReconcileSpanEnd, Tracing } from './tracing.js';
+import { CausalReconcileSpan, writeCausesOf, type WriteCauses } from './writeCauses.js';
 
 // Links per reconcile at most (OpenTelemetry's default span link limit); the rest are counted.
 const MAX_LINKS = 128;
@@ -39,6 +40,7 @@ export class ControllerTracer {
   // By key: a key is held by one worker at a time.
   private readonly taken = new Map<string, Taken>();
   private readonly spans: Array<ReconcileSpan | undefined>;
+  private readonly causes: WriteCauses;
 
   constructor(
     private readonly controller: string,
@@ -47,6 +49,7 @@ export class ControllerTracer {
     workers: number,
   ) {
     this.spans = Array.from({ length: workers }, () => undefined);
+    this.causes = writeCausesOf(tracing);
   }
 
   /** What source `source`'s key mapping calls for each key a change queues. */
@@ -55,7 +58,7 @@ export class ControllerTracer {
       let p = this.pending.get(key);
       if (p === undefined) this.pending.set(key, (p = { links: [], dropped: 0 }));
       if (p.links.length >= MAX_LINKS) p.dropped++;
-      else p.links.push(changeLinkOf(change, source, this.scheduler.now(), this.tracing.propagation));
+      else p.links.push(changeLinkOf(change, source, this.scheduler.now(), this.tracing.propagation, this.causes));
     };
   }
 
@@ -89,7 +92,7 @@ export class ControllerTracer {
     const now = this.scheduler.now();
     const startTime = t?.at ?? now;
     const links = t?.links ?? [];
-    const span = this.tracing.startReconcile({
+    const started = this.tracing.startReconcile({
       controller: this.controller,
       key,
       reconcileId,
@@ -100,6 +103,8 @@ export class ControllerTracer {
       links,
       droppedLinks: t?.dropped ?? 0,
     });
+    // Its writes are remembered by the version they store: the changes they cause link to them.
+    const span = started.context === undefined ? started : new CausalReconcileSpan(started, this.causes);
     if (waitedMs > 0) span.ownWritesWait(startTime, startTime + waitedMs);
     this.spans[worker] = span;
     return span;

@@ -2,7 +2,6 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { WriteTracker } from '../write/writeTracker.js';
 import { TRACEPARENT_ANNOTATION, formatTraceparent, type TraceContext } from './traceContext.js';
 import type { ReconcileSpan, WriteSpan } from './tracing.js';
-import { rememberWriteCause } from './writeCauses.js';
 
 // A reconcile's writes as child spans of its span: rxkube's transport (jsonRequest$, apply) and
 // client-node's API clients (clientNodeWrites) find the reconcile's span on the write tracker of
@@ -22,8 +21,7 @@ export function reconcileSpanOf(tracker: WriteTracker | undefined): ReconcileSpa
 }
 
 /**
- * Ends a write span with the server's answer, and remembers the version it stored, so that the
- * watch event of that version links to this write.
+ * Ends a write span with the server's answer (the object it stored, not a Status) or the error.
  *
  * @internal
  * @example
@@ -33,8 +31,6 @@ export function reconcileSpanOf(tracker: WriteTracker | undefined): ReconcileSpa
  */
 export function endWriteSpan(span: WriteSpan, status: number | undefined, answer: unknown, error?: unknown): void {
   const obj = isObject(answer) && (answer as { kind?: unknown }).kind !== 'Status' ? (answer as KubeObjectLike) : undefined;
-  const meta = obj?.metadata;
-  if (span.context !== undefined && meta !== undefined) rememberWriteCause(meta.namespace, meta.name, meta.resourceVersion, span.context);
   span.end({ ...(status === undefined ? {} : { status }), ...(obj === undefined ? {} : { object: obj }), ...(error === undefined ? {} : { error }) });
 }
 

@@ -65,4 +65,41 @@ describe('reconcile spans (marble tests)', () => {
     expect(typeof second.attributes['rxkube.reconcile.id']).toBe('string');
     expect(second.attributes['rxkube.reconcile.id']).not.toBe(first.attributes['rxkube.reconcile.id']);
   });
+
+  it("shows the wait for the reconcile's own writes as a child span, from the take to the write's event", () => {
+    traced = inMemoryTracing();
+    const { tracing } = traced;
+    const ts = testScheduler();
+    const held = new HeldKeys();
+    let round = 0;
+    const { log, reconcile } = recordingReconcile(ts, held, {
+      holdMs: 10,
+      // The first reconcile writes web at resourceVersion 2 and asks to run again 1 ms later:
+      // the next one waits until the informer shows version 2 (its event comes at 5 + 15 = 20).
+      result: (_key, ctx) => {
+        if (++round > 1) return undefined;
+        ctx.wrote(dep('web', '2', 2));
+        return { requeueAfter: 1 };
+      },
+    });
+    ts.run(() => {
+      const deps = scriptedInformer(ts, [dep('web', '1')], '15ms x', { x: modified(dep('web', '2', 2)) });
+      const ctl = controller({ name: 'deps', for: deps, reconcile, scheduler: epochScheduler(ts), tracing });
+      ctl.start();
+      ts.schedule(() => {
+        void ctl.stop();
+        void deps.stop();
+      }, 100);
+    });
+    expect(log).toEqual(['ns/web@5', 'ns/web@20']);
+    const spans = traced.spans();
+    const text = (s: (typeof spans)[number]) => `${s.name} ${ms(s.startTime)}..${ms(s.endTime)}`;
+    const [first, wait, second] = spans;
+    expect(spans.map(text)).toEqual(['reconcile deps 5..15', 'read-your-own-writes wait 16..20', 'reconcile deps 16..30']);
+    expect(first.attributes).toMatchObject({ 'rxkube.reconcile.result': 'requeue_after', 'rxkube.reconcile.requeue_after_ms': 1 });
+    expect(wait.parentSpanContext?.spanId).toBe(second.spanContext().spanId);
+    // A requeue is no change: the second reconcile links to none (its own write's event ended its wait).
+    expect(second.links).toEqual([]);
+    expect(second.attributes['rxkube.reconcile.queued_ms']).toBeUndefined();
+  });
 });

@@ -152,3 +152,4 @@ export type { Tracing, ReconcileSpan, ReconcileSpanStart, ReconcileSpanEnd, Writ
 export type { ChangeLink } from './tracing/changeLink.js';
 export type { ReconcileLogContext } from './tracing/reconcileLogContext.js';
 export { TRACEPARENT_ANNOTATION, TRACING_ANNOTATION_PREFIX, annotatedTraceContext, formatTraceparent, parseTraceparent, type TraceContext } from './tracing/traceContext.js';
+export { tracedListWatch, type TracedListWatchOptions } from './tracing/tracedListWatch.js';

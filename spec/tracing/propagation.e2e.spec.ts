@@ -14,6 +14,7 @@ import '../../lib/transport/clientNode.js';
 import { builtInResources } from '../../lib/factory/builtInResources.js';
 import { sharedInformerFactory, type SharedInformerFactory } from '../../lib/factory/sharedInformerFactory.js';
 import { controller, type Controller } from '../../lib/controller/controller.js';
+import type { ChangePredicate } from '../../lib/controller/changePredicate.js';
 import { TRACEPARENT_ANNOTATION, formatTraceparent } from '../../lib/tracing/traceContext.js';
 import { setWriteScope } from '../../lib/write/writeScope.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
@@ -39,7 +40,10 @@ afterEach(async () => {
   setWriteScope(undefined);
 });
 
-const tier = (t: string) => (n: { type: string; object?: ConfigMap; newObject?: ConfigMap }) => (n.object ?? n.newObject)?.metadata?.labels?.['tier'] === t;
+const tier =
+  (t: string): ChangePredicate<ConfigMap> =>
+  (n) =>
+    (n.type === 'update' ? n.newObject : (n.object as ConfigMap)).metadata?.labels?.['tier'] === t;
 const reconcileOf = (spans: ReadableSpan[], key: string) => spans.filter((s) => s.kind === SpanKind.CONSUMER && s.attributes['rxkube.reconcile.key'] === key);
 
 describe('KEP-5915 propagation between two controllers (fake API server)', () => {

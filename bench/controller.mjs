@@ -66,7 +66,7 @@ if (!isMainThread) {
   const [N = 10000] = args.rest.map(Number);
   const { resolve } = await import('node:path');
   const { mkdirSync } = await import('node:fs');
-  const builds = [{ name: 'this', rx: await import('../dist/esm/index.js') }];
+  const builds = [{ name: 'this', rx: await import('../dist/esm/node.js') }];
   if (againstArg) builds.push({ name: 'against', rx: await import(pathToFileURL(resolve(againstArg)).href) });
   const startServer = () => startServerThread(new URL(import.meta.url));
   const profiler = profileDir

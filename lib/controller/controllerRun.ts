@@ -146,7 +146,10 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
       ),
     );
     this.gate = options.readYourWrites === false ? undefined : this.ownWritesGate();
-    this.tracer = options.tracing === undefined ? undefined : new ControllerTracer(name, options.tracing, this.scheduler, concurrency);
+    this.tracer =
+      options.tracing === undefined
+        ? undefined
+        : new ControllerTracer(name, options.tracing, this.scheduler, concurrency, (key) => !this.queue.shuttingDown() && acceptsKey(this.state, key));
     this.addOwnSources();
     (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
     // The log is one subscriber of errors$ (no second error channel).

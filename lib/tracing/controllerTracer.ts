@@ -2,16 +2,51 @@ import type { SchedulerLike } from 'rxjs';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { changeLinkOf, type ChangeLink } from './changeLink.js';
-import type { ReconcileSpan, ReconcileSpanEnd, Tracing } from './tracing.js';
+import type { ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, Tracing } from './tracing.js';
 import { CausalReconcileSpan, writeCausesOf, type WriteCauses } from './writeCauses.js';
 
 // Links per reconcile at most (OpenTelemetry's default span link limit); the rest are counted.
 const MAX_LINKS = 128;
 
+/** One change as told (its link is made only if the reconcile's span records). */
+interface Change {
+  readonly change: Notification<KubeObjectLike>;
+  readonly source: string;
+  readonly at: number;
+}
+
 /** The changes waiting for a key's next reconcile. */
 interface Pending {
-  links: ChangeLink[];
+  links: Change[];
   dropped: number;
+}
+
+/**
+ * A reconcile span's start whose `links` are made when read: a tracer that records nothing (no
+ * SDK, not sampled) never reads them, and no link is made.
+ */
+class ReconcileStart implements ReconcileSpanStart {
+  private made: ReadonlyArray<ChangeLink> | undefined;
+  readonly queuedMs?: number;
+
+  constructor(
+    readonly controller: string,
+    readonly key: string,
+    readonly reconcileId: string,
+    readonly priority: number,
+    readonly retries: number,
+    readonly startTime: number,
+    private readonly changes: ReadonlyArray<Change>,
+    readonly droppedLinks: number,
+    private readonly annotations: boolean,
+    private readonly causes: WriteCauses,
+  ) {
+    if (changes.length > 0) this.queuedMs = startTime - changes[0].at;
+  }
+
+  get links(): ReadonlyArray<ChangeLink> {
+    return (this.made ??= this.changes.map((c) => changeLinkOf(c.change, c.source, c.at, this.annotations, this.causes)));
+  }
 }
 
 /** What a worker took with its key: the changes coalesced into its reconcile. */
@@ -29,7 +64,7 @@ interface Taken extends Pending {
  * @internal
  * @example
  * ```ts
- * const tracer = new ControllerTracer('web', tracing, scheduler, 4);
+ * const tracer = new ControllerTracer('web', tracing, scheduler, 4, (key) => acceptsKey(state, key));
  * tracer.changed('for')('ns/a', notification);
  * tracer.took('ns/a', scheduler.now());
  * const span = tracer.start(0, 'ns/a', ctx.reconcileId, 0, 0, 0);
@@ -47,6 +82,8 @@ export class ControllerTracer {
     readonly tracing: Tracing,
     private readonly scheduler: SchedulerLike,
     workers: number,
+    /** Whether the controller queues `key` now (a key it does not queue gathers no changes). */
+    private readonly queues: (key: string) => boolean,
   ) {
     this.spans = Array.from({ length: workers }, () => undefined);
     this.causes = writeCausesOf(tracing);
@@ -55,10 +92,11 @@ export class ControllerTracer {
   /** What source `source`'s key mapping calls for each key a change queues. */
   changed(source: string): (key: string, change: Notification<KubeObjectLike>) => void {
     return (key, change) => {
+      if (!this.queues(key)) return;
       let p = this.pending.get(key);
       if (p === undefined) this.pending.set(key, (p = { links: [], dropped: 0 }));
       if (p.links.length >= MAX_LINKS) p.dropped++;
-      else p.links.push(changeLinkOf(change, source, this.scheduler.now(), this.tracing.propagation, this.causes));
+      else p.links.push({ change, source, at: this.scheduler.now() });
     };
   }
 
@@ -91,18 +129,10 @@ export class ControllerTracer {
     this.taken.delete(key);
     const now = this.scheduler.now();
     const startTime = t?.at ?? now;
-    const links = t?.links ?? [];
-    const started = this.tracing.startReconcile({
-      controller: this.controller,
-      key,
-      reconcileId,
-      priority,
-      retries,
-      startTime,
-      ...(links.length > 0 ? { queuedMs: startTime - links[0].at } : {}),
-      links,
-      droppedLinks: t?.dropped ?? 0,
-    });
+    const { propagation } = this.tracing;
+    const started = this.tracing.startReconcile(
+      new ReconcileStart(this.controller, key, reconcileId, priority, retries, startTime, t?.links ?? [], t?.dropped ?? 0, propagation, this.causes),
+    );
     // Its writes are remembered by the version they store: the changes they cause link to them.
     const span = started.context === undefined ? started : new CausalReconcileSpan(started, this.causes);
     if (waitedMs > 0) span.ownWritesWait(startTime, startTime + waitedMs);

@@ -77,15 +77,16 @@ function startReconcileSpan(tracer: Tracer, propagation: boolean, start: Reconci
     'rxkube.reconcile.id': start.reconcileId,
     'rxkube.reconcile.priority': start.priority,
     'rxkube.reconcile.retries': start.retries,
-    'rxkube.reconcile.changes': start.links.length + start.droppedLinks,
   };
   if (slash >= 0) attributes['k8s.namespace.name'] = start.key.slice(0, slash);
   if (start.queuedMs !== undefined) attributes['rxkube.reconcile.queued_ms'] = start.queuedMs;
   if (start.droppedLinks > 0) attributes['rxkube.reconcile.changes_not_linked'] = start.droppedLinks;
   const span = tracer.startSpan(`reconcile ${start.controller}`, { kind: SpanKind.CONSUMER, root: true, startTime: start.startTime, attributes });
-  // No SDK (or not sampled): no links made, no child spans.
+  // No SDK (or not sampled): no links made (start.links is made when read), no child spans.
   if (!span.isRecording()) return new OtelReconcileSpan(tracer, span, propagation, false);
-  if (start.links.length > 0 && typeof span.addLinks === 'function') span.addLinks(start.links.map(linkOf));
+  const { links } = start;
+  span.setAttribute('rxkube.reconcile.changes', links.length + start.droppedLinks);
+  if (links.length > 0 && typeof span.addLinks === 'function') span.addLinks(links.map(linkOf));
   return new OtelReconcileSpan(tracer, span, propagation, true);
 }
 

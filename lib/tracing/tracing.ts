@@ -26,7 +26,7 @@ export interface ReconcileSpanStart {
   readonly startTime: number;
   /** From the first change coalesced into this reconcile to `startTime` (ms); unset for a requeue. */
   readonly queuedMs?: number;
-  /** The changes of `for`, `owns` and `watches` that queued this reconcile, oldest first. */
+  /** The changes of `for`, `owns` and `watches` that queued this reconcile, oldest first (made when first read: read it only if the span records). */
   readonly links: ReadonlyArray<ChangeLink>;
   /** Changes past the bound on links per reconcile (counted, not linked). */
   readonly droppedLinks: number;

@@ -301,7 +301,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     const ctx = new ControllerReconcileContext<T>(this.options.for.getByKey(key), key, priority, retries, this.gate?.ledger, this.name);
     const flight = new InFlight(ctx, worker, priority, this.scheduler, this.queue, this.answer);
     this.inFlight[worker] = flight;
-    ctx.trace = this.tracer?.start(worker, key, ctx.reconcileId, priority, retries, run.waitedSeconds * 1000);
+    ctx.trace = this.tracer?.start(worker, key, () => ctx.reconcileId, priority, retries, run.waitedSeconds * 1000);
     // In the reconcile's own async context (Node): the writes it sends are recorded for its key
     // (and are child spans of its span).
     if (ctx.trace !== undefined) flight.running = runWithWriteTracker(ctx, this.startTracedFlight, flight);

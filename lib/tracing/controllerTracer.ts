@@ -32,7 +32,7 @@ class ReconcileStart implements ReconcileSpanStart {
   constructor(
     readonly controller: string,
     readonly key: string,
-    readonly reconcileId: string,
+    private readonly id: () => string,
     readonly priority: number,
     readonly retries: number,
     readonly startTime: number,
@@ -42,6 +42,11 @@ class ReconcileStart implements ReconcileSpanStart {
     private readonly causes: WriteCauses,
   ) {
     if (changes.length > 0) this.queuedMs = startTime - changes[0].at;
+  }
+
+  // Made when read, as the reconcile context's own ID is.
+  get reconcileId(): string {
+    return this.id();
   }
 
   get links(): ReadonlyArray<ChangeLink> {
@@ -67,7 +72,7 @@ interface Taken extends Pending {
  * const tracer = new ControllerTracer('web', tracing, scheduler, 4, (key) => acceptsKey(state, key));
  * tracer.changed('for')('ns/a', notification);
  * tracer.took('ns/a', scheduler.now());
- * const span = tracer.start(0, 'ns/a', ctx.reconcileId, 0, 0, 0);
+ * const span = tracer.start(0, 'ns/a', () => ctx.reconcileId, 0, 0, 0);
  * ```
  */
 export class ControllerTracer {
@@ -124,7 +129,7 @@ export class ControllerTracer {
   }
 
   /** Starts the span of worker `worker`'s reconcile (after its wait for own writes, `waitedMs`). */
-  start(worker: number, key: string, reconcileId: string, priority: number, retries: number, waitedMs: number): ReconcileSpan {
+  start(worker: number, key: string, reconcileId: () => string, priority: number, retries: number, waitedMs: number): ReconcileSpan {
     const t = this.taken.get(key);
     this.taken.delete(key);
     const now = this.scheduler.now();

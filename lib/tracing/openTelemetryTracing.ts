@@ -70,22 +70,23 @@ export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}):
 }
 
 function startReconcileSpan(tracer: Tracer, propagation: boolean, start: ReconcileSpanStart): ReconcileSpan {
-  const slash = start.key.indexOf('/');
+  const span = tracer.startSpan(`reconcile ${start.controller}`, { kind: SpanKind.CONSUMER, root: true, startTime: start.startTime });
+  // No SDK (or not sampled): no attributes, no links (start.links is made when read), no child spans.
+  if (!span.isRecording()) return new OtelReconcileSpan(tracer, span, propagation, false);
+  const { links } = start;
   const attributes: Attributes = {
     'rxkube.controller': start.controller,
     'rxkube.reconcile.key': start.key,
     'rxkube.reconcile.id': start.reconcileId,
     'rxkube.reconcile.priority': start.priority,
     'rxkube.reconcile.retries': start.retries,
+    'rxkube.reconcile.changes': links.length + start.droppedLinks,
   };
+  const slash = start.key.indexOf('/');
   if (slash >= 0) attributes['k8s.namespace.name'] = start.key.slice(0, slash);
   if (start.queuedMs !== undefined) attributes['rxkube.reconcile.queued_ms'] = start.queuedMs;
   if (start.droppedLinks > 0) attributes['rxkube.reconcile.changes_not_linked'] = start.droppedLinks;
-  const span = tracer.startSpan(`reconcile ${start.controller}`, { kind: SpanKind.CONSUMER, root: true, startTime: start.startTime, attributes });
-  // No SDK (or not sampled): no links made (start.links is made when read), no child spans.
-  if (!span.isRecording()) return new OtelReconcileSpan(tracer, span, propagation, false);
-  const { links } = start;
-  span.setAttribute('rxkube.reconcile.changes', links.length + start.droppedLinks);
+  span.setAttributes(attributes);
   if (links.length > 0 && typeof span.addLinks === 'function') span.addLinks(links.map(linkOf));
   return new OtelReconcileSpan(tracer, span, propagation, true);
 }
@@ -143,11 +144,13 @@ class OtelReconcileSpan implements ReconcileSpan {
   end(end: ReconcileSpanEnd): void {
     const span = this.span;
     if (this.recording) {
-      span.setAttribute('rxkube.reconcile.result', end.result);
-      if (end.requeueAfterMs !== undefined) span.setAttribute('rxkube.reconcile.requeue_after_ms', end.requeueAfterMs);
       if (end.result === 'error') {
-        span.setAttribute('rxkube.reconcile.terminal', end.terminal === true);
+        span.setAttributes({ 'rxkube.reconcile.result': end.result, 'rxkube.reconcile.terminal': end.terminal === true });
         failed(span, end.error);
+      } else if (end.requeueAfterMs !== undefined) {
+        span.setAttributes({ 'rxkube.reconcile.result': end.result, 'rxkube.reconcile.requeue_after_ms': end.requeueAfterMs });
+      } else {
+        span.setAttribute('rxkube.reconcile.result', end.result);
       }
     }
     span.end(end.endTime);

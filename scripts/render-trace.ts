@@ -65,7 +65,7 @@ async function scenario(): Promise<ReadableSpan[]> {
         if (object === undefined || object.metadata?.labels?.['observed'] === 'true') return;
         await sleep(2);
         const name = `${object.metadata?.name ?? ''}-config`;
-        await apply(kc, builtInResources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { tier: 'config' } }, data: object.data }, { fieldManager: 'apps' });
+        await apply<ConfigMap>(kc, builtInResources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default', labels: { tier: 'config' } }, data: object.data }, { fieldManager: 'apps' });
         // client-node 1.x patches with a JSON patch (a list of operations: no annotation added).
         await core.patchNamespacedConfigMap({ name: object.metadata?.name ?? '', namespace: 'default', body: [{ op: 'add', path: '/metadata/labels/observed', value: 'true' }] });
       },

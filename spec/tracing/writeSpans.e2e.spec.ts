@@ -66,7 +66,7 @@ describe("a reconcile's writes as child spans", () => {
         const w = ctx.object;
         if (w === undefined || done) return;
         done = true;
-        await apply(kc, builtInResources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w-config', namespace: 'default' }, data: { v: '1' } }, { fieldManager: 'widgets' });
+        await apply<ConfigMap>(kc, builtInResources.configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w-config', namespace: 'default' }, data: { v: '1' } }, { fieldManager: 'widgets' });
         await custom.replaceNamespacedCustomObjectStatus({ ...widgets, namespace: 'default', name: 'w', body: { ...w, status: { seen: 1 } } });
         const fresh = api.get<Widget>(widgets, 'default', 'w') as Widget;
         await custom.patchNamespacedCustomObject({ ...widgets, namespace: 'default', name: 'w', body: jsonPatch(fresh, (d) => void (d.metadata.labels = { seen: 'yes' })) });

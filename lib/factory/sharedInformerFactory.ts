@@ -24,7 +24,6 @@ import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import { resourcePath } from '../listwatch/resourcePath.js';
-import { tracedListWatch } from '../tracing/tracedListWatch.js';
 import type { Tracing } from '../tracing/tracing.js';
 import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
 import { attachLifetime, lifetimeOf } from '../meta/lifetime.js';
@@ -310,7 +309,7 @@ export function sharedInformerFactory(
     const plain = metadataOnly
       ? (metadataListWatch(source, resource, { ...lwOptions, logger: options.logger }) as unknown as ListWatch<T>)
       : listWatch<T>(source, resource, lwOptions);
-    const lw = options.tracing === undefined ? plain : tracedListWatch(plain, options.tracing, { resource: name, path: resourcePath(resource, namespace), namespace, scheduler: options.scheduler });
+    const lw = options.tracing === undefined ? plain : options.tracing.traceListWatch(plain, { resource: name, path: resourcePath(resource, namespace), namespace, scheduler: options.scheduler });
     const factoryTransform = options.transform;
     const ownTransform = opts.transform;
     const transform =

@@ -17,4 +17,6 @@ export type {
   WriteSpanStart,
   RequestSpan,
   RequestSpanStart,
+  TracedRequests,
 } from './tracing.js';
+export { tracedListWatch } from './tracedListWatch.js';

@@ -12,6 +12,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { ChangeLink } from './changeLink.js';
+import { tracedListWatch } from './tracedListWatch.js';
 import type { TraceContext } from './traceContext.js';
 import type { ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, RequestSpan, RequestSpanStart, Tracing, WriteSpan, WriteSpanStart } from './tracing.js';
 
@@ -62,11 +63,13 @@ const NOOP_WRITE: WriteSpan = Object.freeze({ context: undefined, end: () => und
 export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}): Tracing {
   const tracer = options.tracer ?? trace.getTracer('rxkube');
   const propagation = options.propagation === true;
-  return {
+  const tracing: Tracing = {
     propagation,
     startReconcile: (start) => startReconcileSpan(tracer, propagation, start),
     startRequest: (start) => startRequestSpan(tracer, start),
+    traceListWatch: (lw, what) => tracedListWatch(lw, tracing, what),
   };
+  return tracing;
 }
 
 function startReconcileSpan(tracer: Tracer, propagation: boolean, start: ReconcileSpanStart): ReconcileSpan {

@@ -1,32 +1,16 @@
-import { Observable, asyncScheduler, type SchedulerLike } from 'rxjs';
+import { Observable, asyncScheduler } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import type { ListOptions, ListPage, ListWatch, WatchOptions } from '../listwatch/listWatch.js';
 import type { WatchEvent } from '../listwatch/watchEvent.js';
-import type { RequestSpan, RequestSpanStart, Tracing } from './tracing.js';
-
-/**
- * What {@link tracedListWatch} names its spans after.
- *
- * @example
- * ```ts
- * const what: TracedListWatchOptions = { resource: 'configmaps', path: '/api/v1/configmaps' };
- * ```
- */
-export interface TracedListWatchOptions {
-  /** The resource (`configmaps`, `widgets.example.com`). */
-  readonly resource: string;
-  readonly path: string;
-  readonly namespace?: string;
-  /** The clock of the spans' times; default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
-}
+import type { RequestSpan, RequestSpanStart, TracedRequests, Tracing } from './tracing.js';
 
 /**
  * `lw` with a span per list and per watch request (`list configmaps`, `watch configmaps`): the
  * resourceVersion asked and answered, the pages and items of a list, the events of a watch, the
  * status, and why a list is made (`initial`, or what ended the request before it: `expired` for
  * a 410, `watch error 500`, `list error`, `watch ended`). `sharedInformerFactory(kc, { tracing })`
- * traces its informers so; wrap a ListWatch of your own for `informer(lw)`.
+ * traces its informers so (through `tracing.traceListWatch`); wrap a ListWatch of your own for
+ * `informer(lw)`.
  *
  * @example
  * ```ts
@@ -34,7 +18,7 @@ export interface TracedListWatchOptions {
  * const pods$ = informer(lw);
  * ```
  */
-export function tracedListWatch<T>(lw: ListWatch<T>, tracing: Tracing, options: TracedListWatchOptions): ListWatch<T> {
+export function tracedListWatch<T>(lw: ListWatch<T>, tracing: Tracing, options: TracedRequests): ListWatch<T> {
   const scheduler = options.scheduler ?? asyncScheduler;
   let lists = 0;
   let lastEnd: string | undefined;

@@ -1,3 +1,5 @@
+import type { SchedulerLike } from 'rxjs';
+import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { ChangeLink } from './changeLink.js';
 import type { TraceContext } from './traceContext.js';
@@ -162,4 +164,27 @@ export interface Tracing {
   readonly propagation: boolean;
   startReconcile(start: ReconcileSpanStart): ReconcileSpan;
   startRequest(start: RequestSpanStart): RequestSpan;
+  /**
+   * `lw` with a span per request (what `sharedInformerFactory` does with its informers' ListWatch):
+   * `tracedListWatch(lw, this, what)` from rxkube. A method here, so that a factory without
+   * tracing (a browser app's) carries none of it.
+   */
+  traceListWatch<T>(lw: ListWatch<T>, what: TracedRequests): ListWatch<T>;
+}
+
+/**
+ * What a traced ListWatch names its spans after (see {@link Tracing.traceListWatch}).
+ *
+ * @example
+ * ```ts
+ * const what: TracedRequests = { resource: 'configmaps', path: '/api/v1/configmaps' };
+ * ```
+ */
+export interface TracedRequests {
+  /** The resource (`configmaps`, `widgets.example.com`). */
+  readonly resource: string;
+  readonly path: string;
+  readonly namespace?: string;
+  /** The clock of the spans' times; default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
 }

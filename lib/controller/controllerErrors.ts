@@ -1,3 +1,4 @@
+import type { LogContext } from '../logging/errorLogger.js';
 import type { TraceContext } from '../tracing/traceContext.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
@@ -36,6 +37,14 @@ export class ReconcileError extends RxkubeError {
     this.retries = retries;
     this.reconcileId = reconcileId;
     if (trace !== undefined) this.trace = trace;
+  }
+
+  /** What the controller's log line carries besides its message (see `Logger`): key, `reconcileID`, and the span's IDs when traced. */
+  get logContext(): LogContext {
+    if (this.reconcileId === '') return { key: this.key };
+    const t = this.trace;
+    if (t === undefined) return { key: this.key, reconcileID: this.reconcileId };
+    return { key: this.key, reconcileID: this.reconcileId, trace_id: t.traceId, span_id: t.spanId, trace_flags: (t.traceFlags & 0xff).toString(16).padStart(2, '0') };
   }
 }
 

@@ -40,16 +40,6 @@ export interface LogContext {
 
 const NO_CONTEXT: LogContext = Object.freeze({});
 
-/** The log context of an error: a failed reconcile's ID, key and span (duck-typed: no import of the controller). */
-function logContextOf(error: unknown): LogContext {
-  const e = error as { reconcileId?: unknown; key?: unknown; trace?: { traceId: string; spanId: string; traceFlags: number } };
-  if (typeof e?.reconcileId !== 'string' || e.reconcileId === '') return NO_CONTEXT;
-  const key = typeof e.key === 'string' ? { key: e.key } : {};
-  const t = e.trace;
-  if (t === undefined) return { ...key, reconcileID: e.reconcileId };
-  return { ...key, reconcileID: e.reconcileId, trace_id: t.traceId, span_id: t.spanId, trace_flags: (t.traceFlags & 0xff).toString(16).padStart(2, '0') };
-}
-
 /**
  * The `logger` option of informers and the factory: unset logs to `console.error`, rate-limited
  * (client-go logs through `HandleError`), unless the environment has `RXKUBE_LOG=off`; `false` logs
@@ -122,7 +112,8 @@ export function errorLogger(option: LoggerOption, options: ErrorLoggerOptions = 
     seen.set(line, { at: now, held: 0 });
     const suffix = held > 0 ? ` (and ${held} more like it in the last ${Math.round(interval / 1000)} s)` : '';
     try {
-      logger.error(`rxkube: ${line}${suffix}`, error, logContextOf(error));
+      // An error that knows its context (a ReconcileError: its reconcile's IDs) carries it.
+      logger.error(`rxkube: ${line}${suffix}`, error, (error as { logContext?: LogContext }).logContext ?? NO_CONTEXT);
     } catch {
       // A throwing logger must not stop the informer; the error is on errors$ already.
     }

@@ -14,7 +14,8 @@ import { changePriority, primaryKey, type TriggerInformer } from './triggerSourc
  * (and starts it), unsubscribing removes it. The mapping may answer one key as a string (no array
  * per change: the primary's source maps each change to one key) or none (undefined). With `plain`,
  * a key at priority 0 is emitted as the string itself (what the controller's own sources do: no
- * object per change); otherwise every key is a `Trigger`.
+ * object per change); otherwise every key is a `Trigger`. `changed` is told of each key emitted
+ * with its change (the controller's tracing: the changes coalesced into a reconcile).
  *
  * @internal
  * @example
@@ -27,6 +28,7 @@ export function changeKeys<T>(
   keysOf: (change: Notification<T>, key: string | undefined) => Iterable<string> | string | undefined,
   options: InformerKeysOptions<T>,
   plain: boolean,
+  changed?: (key: string, change: Notification<T>) => void,
 ): KeySource {
   return new Observable((subscriber) => {
     const registration = informer.addEventHandler(
@@ -49,10 +51,16 @@ export function changeKeys<T>(
           const priority = changePriority(change as Notification<KubeObjectLike>);
           const asKey = plain && priority === 0;
           if (typeof keys === 'string') {
-            if (!skip?.has(keys)) subscriber.next(asKey ? keys : { key: keys, priority });
+            if (skip?.has(keys)) return;
+            changed?.(keys, change);
+            subscriber.next(asKey ? keys : { key: keys, priority });
             return;
           }
-          for (let i = 0; i < keys.length; i++) if (!skip?.has(keys[i])) subscriber.next(asKey ? keys[i] : { key: keys[i], priority });
+          for (let i = 0; i < keys.length; i++) {
+            if (skip?.has(keys[i])) continue;
+            changed?.(keys[i], change);
+            subscriber.next(asKey ? keys[i] : { key: keys[i], priority });
+          }
         },
       },
       options.name === undefined ? undefined : { name: options.name },

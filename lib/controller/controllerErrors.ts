@@ -1,3 +1,5 @@
+import type { LogContext } from '../logging/errorLogger.js';
+import type { TraceContext } from '../tracing/traceContext.js';
 import { causeMessage, RxkubeError } from '../errors.js';
 
 /**
@@ -18,8 +20,10 @@ export class ReconcileError extends RxkubeError {
   readonly retries: number;
   /** The failed reconcile's ID (its context's `reconcileId`); `''` when not from a reconcile. */
   readonly reconcileId: string;
+  /** The failed reconcile's span, when the controller traces (its log line carries the IDs). */
+  readonly trace?: TraceContext;
 
-  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number, reconcileId = '') {
+  constructor(controllerName: string, key: string, cause: unknown, terminal: boolean, retries: number, reconcileId = '', trace?: TraceContext) {
     const what = causeMessage(cause);
     super(
       'ReconcileError',
@@ -32,6 +36,15 @@ export class ReconcileError extends RxkubeError {
     this.terminal = terminal;
     this.retries = retries;
     this.reconcileId = reconcileId;
+    if (trace !== undefined) this.trace = trace;
+  }
+
+  /** What the controller's log line carries besides its message (see `Logger`): key, `reconcileID`, and the span's IDs when traced. */
+  get logContext(): LogContext {
+    if (this.reconcileId === '') return { key: this.key };
+    const t = this.trace;
+    if (t === undefined) return { key: this.key, reconcileID: this.reconcileId };
+    return { key: this.key, reconcileID: this.reconcileId, trace_id: t.traceId, span_id: t.spanId, trace_flags: (t.traceFlags & 0xff).toString(16).padStart(2, '0') };
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Tracing } from '../tracing/tracing.js';
 import type { Observable, SchedulerLike, Subscription } from 'rxjs';
 import type { LoggerOption } from '../logging/errorLogger.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
@@ -86,6 +87,12 @@ export interface ControllerOptions<T extends KubeObjectLike> {
    * `console.error`, rate-limited, unless `RXKUBE_LOG=off`; `false` logs nothing.
    */
   readonly logger?: LoggerOption;
+  /**
+   * Traces (`openTelemetryTracing()` from rxkube/tracing): a span per reconcile, linked to every
+   * change coalesced into it, with its writes and its wait for its own writes as child spans.
+   * Unset: nothing is traced, at no cost.
+   */
+  readonly tracing?: Tracing;
   /**
    * The keys this replica owns (sharding): each emission replaces the filter. Until the first,
    * nothing is reconciled. Keys not passing are not queued, and skipped if already queued; keys

@@ -35,6 +35,8 @@ import { applyRequeue } from './requeue.js';
 import type { TriggerSource } from './triggerSource.js';
 import { WriteLedger, kindOf, watchedCache } from './writeLedger.js';
 import { lifetimeOf } from '../meta/lifetime.js';
+import { ControllerTracer } from '../tracing/controllerTracer.js';
+import type { ReconcileSpan } from '../tracing/tracing.js';
 
 /** How long a key waits for its own writes by default (`readYourWritesTimeout`), in ms. */
 export const DEFAULT_READ_YOUR_WRITES_TIMEOUT_MS = 5000;
@@ -81,6 +83,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly answers: ReadonlyArray<WorkerAnswers>;
   private readonly consumer: QueueConsumer<string>;
   private readonly gate: OwnWritesGate | undefined;
+  private readonly tracer: ControllerTracer | undefined;
   private readonly finished: Promise<void>;
   private resolveFinished: () => void = () => undefined;
   private readonly answer = (input: ControllerInput): void => this.dispatch(input);
@@ -116,6 +119,10 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
       ),
     );
     this.gate = options.readYourWrites === false ? undefined : this.ownWritesGate();
+    this.tracer =
+      options.tracing === undefined
+        ? undefined
+        : new ControllerTracer(name, options.tracing, this.scheduler, concurrency, (key) => !this.queue.shuttingDown() && acceptsKey(this.state, key));
     this.addOwnSources();
     (options.sources ?? []).forEach((source, i) => this.keySources.add(source, `sources[${i}]`, false));
     // The log is one subscriber of errors$ (no second error channel).
@@ -196,12 +203,15 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
       case 'finish':
         return this.finish(effect);
       case 'drop':
+        this.tracer?.released(effect.key, false);
         this.queue.forget(effect.key);
         this.gate?.forget(effect.key);
         return this.queue.done(effect.key);
       case 'release':
+        this.tracer?.released(effect.key, false);
         return this.queue.done(effect.key);
       case 'putBack':
+        this.tracer?.released(effect.key, true);
         this.queue.add(effect.key, { priority: effect.priority }); // held: queued again once done
         return this.queue.done(effect.key);
       case 'claim':
@@ -247,6 +257,7 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     const now = this.scheduler.now();
     const item = this.consumer.take(now);
     const key = item?.key;
+    if (key !== undefined) this.tracer?.took(key, now);
     const got = this.answers[worker].got;
     got.item = item;
     got.retries = key === undefined ? 0 : this.queue.numRequeues(key);
@@ -258,11 +269,14 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
 
   private reconcile(worker: number, run: ReconcilingWorker): void {
     const { key, priority, retries } = run;
-    const ctx = new ControllerReconcileContext<T>(this.options.for.getByKey(key), key, priority, retries, this.gate?.ledger);
+    const ctx = new ControllerReconcileContext<T>(this.options.for.getByKey(key), key, priority, retries, this.gate?.ledger, this.name);
     const flight = new InFlight(ctx, this.answers[worker], priority, this.scheduler, this.queue, this.answer);
     this.inFlight[worker] = flight;
-    // In the reconcile's own async context (Node): the writes it sends are recorded for its key.
-    flight.running = this.gate === undefined ? this.startFlight(flight) : runWithWriteTracker(ctx, this.startFlight, flight);
+    ctx.trace = this.tracer?.start(worker, key, () => ctx.reconcileId, priority, retries, run.waitedSeconds * 1000);
+    // In the reconcile's own async context (Node): the writes it sends are recorded for its key
+    // (and are child spans of its span).
+    if (ctx.trace !== undefined) flight.running = runWithWriteTracker(ctx, this.startTracedFlight, flight);
+    else flight.running = this.gate === undefined ? this.startFlight(flight) : runWithWriteTracker(ctx, this.startFlight, flight);
     const timeoutMs = this.options.reconcileTimeout;
     if (timeoutMs === undefined || flight.done) return;
     flight.timeout = longTimer(timeoutMs, this.scheduler).subscribe(() => {
@@ -275,16 +289,20 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
   private readonly startFlight = (flight: InFlight): Subscription | undefined =>
     startReconcile(this.options.reconcile as Reconciler<unknown>, flight.ctx.key, flight.ctx, flight, flight);
 
+  // With the reconcile's span current for the tracer too (spans the reconcile starts are its children).
+  private readonly startTracedFlight = (flight: InFlight): Subscription | undefined => (flight.ctx.trace as ReconcileSpan).run(this.startFlight, flight);
+
   private finish({ worker, run, outcome, seconds, requeue }: FinishEffect): void {
     const flight = this.inFlight[worker];
     this.inFlight[worker] = undefined;
-    const context = flight?.ctx ?? { reconcileId: '' };
+    const context = flight?.ctx ?? { reconcileId: '', trace: undefined };
     this.count(outcome);
+    this.tracer?.end(worker, outcome);
     // Reported before `done`: the key done may end a drain, and with it results$ (errors$, metrics$).
     // A report is made when someone is told of it (an error always is: errors$, the log).
     if (outcome.result === 'error' || this.results.observed) {
       const report = new ControllerReconcileReport(run, outcome, seconds, context);
-      if (report.result === 'error') this.errors.next(reconcileErrorOf(this.name, report));
+      if (report.result === 'error') this.errors.next(reconcileErrorOf(this.name, report, context.trace?.context));
       this.results.next(report);
     }
     try {
@@ -337,12 +355,15 @@ export class ControllerRun<T extends KubeObjectLike> implements Controller {
     const gate = this.gate;
     const seen = (cache: number) => (gate === undefined ? undefined : (n: Notification<KubeObjectLike>) => gate.saw(cache, n));
     // Keys at priority 0 come as plain strings: no object per change.
-    const forKeys = changeKeys(this.options.for, primaryKeysOf(this.options.predicates ?? []), { name: `${this.name}/for`, seen: seen(0) }, true);
+    const tracer = this.tracer;
+    const owns = this.options.owns?.length ?? 0;
+    const forKeys = changeKeys(this.options.for, primaryKeysOf(this.options.predicates ?? []), { name: `${this.name}/for`, seen: seen(0) }, true, tracer?.changed('for'));
     this.keySources.add(forKeys, 'for', true);
     this.sources.forEach((source, i) => {
       const options = { name: `${this.name}/source${i}`, seen: seen(i + 1) as ((n: Notification<never>) => ReadonlySet<string> | undefined) | undefined };
       const forKind = this.options.forKind;
-      this.keySources.add(changeKeys(source.informer, (n) => source.keysOf(n, forKind), options, true), `source${i}`, true);
+      const changed = tracer?.changed(i < owns ? `owns[${i}]` : `watches[${i - owns}]`);
+      this.keySources.add(changeKeys(source.informer, (n) => source.keysOf(n, forKind), options, true, changed), `source${i}`, true);
     });
   }
 }

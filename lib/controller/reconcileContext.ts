@@ -1,6 +1,9 @@
 import { recordWrite, type WriteTracker, type WroteOptions } from '../write/writeTracker.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { newReconcileId } from './reconcileId.js';
+import { reconcileLogContext, type ReconcileLogContext } from '../tracing/reconcileLogContext.js';
+import type { ReconcileSpan } from '../tracing/tracing.js';
+import { trackedWrite } from '../tracing/writeSpans.js';
 import type { ReconcileContext } from './reconciler.js';
 
 /**
@@ -43,7 +46,15 @@ export class ControllerReconcileContext<T> implements ReconcileContext<T>, Write
     readonly priority: number,
     readonly retries: number,
     private readonly recorder: WriteRecorder | undefined,
+    private readonly controller = '',
   ) {}
+
+  /** The reconcile's span (the controller's `tracing`), set once started: its writes are its child spans. */
+  trace: ReconcileSpan | undefined;
+
+  get logContext(): ReconcileLogContext {
+    return reconcileLogContext(this.controller, this.key, this.reconcileId, this.trace?.context);
+  }
 
   get signal(): AbortSignal {
     return (this.aborter ??= new AbortController()).signal;
@@ -59,7 +70,10 @@ export class ControllerReconcileContext<T> implements ReconcileContext<T>, Write
   }
 
   get track(): ReconcileContext<T>['track'] {
-    return (this.trackFn ??= async <R>(write: PromiseLike<R>): Promise<R> => recordWrite(this, await write));
+    return (this.trackFn ??= async <R>(write: PromiseLike<R>): Promise<R> => {
+      if (this.trace === undefined) return recordWrite(this, await write);
+      return trackedWrite(this.trace, write, (answer) => recordWrite(this, answer));
+    });
   }
 
   /** Aborts `signal` (the reconcile timed out). */

@@ -1,3 +1,4 @@
+import type { TraceContext } from '../tracing/traceContext.js';
 import type { ReconcileMetricEvent } from './controllerMetrics.js';
 import { ReconcileError, ReconcileTimeoutError } from './controllerErrors.js';
 import type { ReconcileOutcome } from './reconcileOutcome.js';
@@ -98,6 +99,6 @@ export class ControllerReconcileReport implements ReconcileReport {
  * ctl.results$.pipe(filter((r) => r.result === 'error'), map((r) => reconcileErrorOf('web', r)));
  * ```
  */
-export function reconcileErrorOf(controllerName: string, report: ReconcileReport): ReconcileError {
-  return new ReconcileError(controllerName, report.key, report.error, report.terminal, report.retries, report.reconcileId);
+export function reconcileErrorOf(controllerName: string, report: ReconcileReport, trace?: TraceContext): ReconcileError {
+  return new ReconcileError(controllerName, report.key, report.error, report.terminal, report.retries, report.reconcileId, trace);
 }

@@ -1,3 +1,4 @@
+import type { ReconcileLogContext } from '../tracing/reconcileLogContext.js';
 import type { Observable } from 'rxjs';
 import type { WriteTracker } from '../write/writeTracker.js';
 
@@ -48,6 +49,12 @@ export interface ReconcileContext<T> extends WriteTracker {
   readonly retries: number;
   readonly signal: AbortSignal;
   readonly reconcileId: string;
+  /**
+   * What a structured logger should print with this reconcile's lines: controller, namespace,
+   * name, `reconcileID`, and the trace and span IDs when the controller traces
+   * (`pinoLogger.child(ctx.logContext)`).
+   */
+  readonly logContext: ReconcileLogContext;
   /** Awaits a write and records its answer (an object with a name) as {@link WriteTracker.wrote} does. */
   track<R>(write: PromiseLike<R>): Promise<R>;
 }

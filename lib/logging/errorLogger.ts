@@ -3,18 +3,42 @@ import type { RxkubeError } from '../errors.js';
 import { explainError } from './explainError.js';
 
 /**
- * Where an informer logs the errors it recovers from: anything with an `error(message, error)`
- * method, such as `console`, pino or winston loggers.
+ * Where an informer or a controller logs the errors it recovers from: anything with an
+ * `error(message, error, context)` method, such as `console`, or an adapter to pino or winston.
+ * `context` has the fields a structured logger should print: for a failed reconcile, its
+ * `reconcileID`, key, and the `trace_id` and `span_id` of its span when the controller traces.
  *
  * @example
  * ```ts
- * const logger: Logger = { error: (message) => myLog.warn(message) };
+ * import pino from 'pino';
+ * const log = pino();
+ * const logger: Logger = { error: (message, err, context) => log.error({ err, ...context }, message) };
  * informer(lw, { logger });
  * ```
  */
 export interface Logger {
-  error(message: string, error?: unknown): void;
+  error(message: string, error?: unknown, context?: LogContext): void;
 }
+
+/**
+ * The fields of a log line besides its message (see {@link Logger}): a failed reconcile's
+ * `reconcileID` (controller-runtime's key) and `key`, and OpenTelemetry's `trace_id`, `span_id`
+ * and `trace_flags` of its span.
+ *
+ * @example
+ * ```ts
+ * const context: LogContext = { reconcileID: '0b0f9a6e-3c1d-4f5a-9b7e-2d4c8e1f6a3b', key: 'ns/a' };
+ * ```
+ */
+export interface LogContext {
+  readonly key?: string;
+  readonly reconcileID?: string;
+  readonly trace_id?: string;
+  readonly span_id?: string;
+  readonly trace_flags?: string;
+}
+
+const NO_CONTEXT: LogContext = Object.freeze({});
 
 /**
  * The `logger` option of informers and the factory: unset logs to `console.error`, rate-limited
@@ -88,7 +112,8 @@ export function errorLogger(option: LoggerOption, options: ErrorLoggerOptions = 
     seen.set(line, { at: now, held: 0 });
     const suffix = held > 0 ? ` (and ${held} more like it in the last ${Math.round(interval / 1000)} s)` : '';
     try {
-      logger.error(`rxkube: ${line}${suffix}`, error);
+      // An error that knows its context (a ReconcileError: its reconcile's IDs) carries it.
+      logger.error(`rxkube: ${line}${suffix}`, error, (error as { logContext?: LogContext }).logContext ?? NO_CONTEXT);
     } catch {
       // A throwing logger must not stop the informer; the error is on errors$ already.
     }

@@ -3,6 +3,8 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { currentWriteTracker } from '../write/writeScope.js';
 import type { WriteTracker } from '../write/writeTracker.js';
 import { recordWrite } from '../write/writeTracker.js';
+import type { WriteSpan } from '../tracing/tracing.js';
+import { endWriteSpan, injects, reconcileSpanOf, withTraceparent, writeOperation } from '../tracing/writeSpans.js';
 
 // Read-your-own-writes without being told: the answers to the writes a reconcile sends through
 // @kubernetes/client-node's API clients, recorded on that reconcile's write tracker (its async
@@ -18,11 +20,16 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // An answer larger than this is not read twice: its write is then waited for only up to the bound.
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const hooked = new WeakSet<object>();
+// Contexts already tapped (client-node may authenticate one request through two auth methods).
+const tapped = new WeakSet<object>();
 
 /** What the tap needs of client-node's `RequestContext` (1.x has `getAgent`, 2.x `getDispatcher`). */
 interface RequestContextLike {
   getHttpMethod(): string;
   getUrl(): string;
+  getBody?(): unknown;
+  setBody?(body: string): void;
+  getHeaders?(): Record<string, string>;
   getAgent?(): unknown;
   getDispatcher?(): unknown;
 }
@@ -52,27 +59,57 @@ export function trackClientNodeWrites(kubeConfig: KubeConfig): void {
     // Read before the first await: the reconcile's context is the caller's.
     const tracker = currentWriteTracker();
     await authenticate.call(this, context);
-    if (tracker === undefined || !WRITES.has(String(context.getHttpMethod?.()).toUpperCase())) return;
-    tapAnswer(context, (status, header, body) => recordAnswer(tracker, context, status, header, body));
+    if (tracker === undefined || !WRITES.has(String(context.getHttpMethod?.()).toUpperCase()) || tapped.has(context)) return;
+    tapped.add(context);
+    const write = tracedWrite(tracker, context);
+    tapAnswer(context, (status, header, body) => {
+      const answer = recordAnswer(tracker, context, status, header, body);
+      if (write !== undefined) endWriteSpan(write, status, answer);
+    });
   };
 }
 
-/** Records a 2xx JSON answer: the object written, or deleted (a DELETE's answer). */
+/**
+ * In a traced reconcile: the write's child span, and, with KEP-5915 propagation, its span in the
+ * body's `tracing.k8s.io/traceparent` annotation (a JSON body of a create, update, apply or merge
+ * patch; the body is serialized by now, so it is parsed and written again).
+ */
+function tracedWrite(tracker: WriteTracker, context: RequestContextLike): WriteSpan | undefined {
+  const span = reconcileSpanOf(tracker);
+  if (span === undefined) return undefined;
+  const method = context.getHttpMethod().toUpperCase();
+  const path = new URL(context.getUrl()).pathname;
+  const headers = context.getHeaders?.() ?? {};
+  const contentType = headers['Content-Type'] ?? headers['content-type'];
+  const write = span.startWrite({ method, path, operation: writeOperation(method, path, contentType) });
+  const body = context.getBody?.();
+  if (!span.propagation || typeof body !== 'string' || typeof context.setBody !== 'function' || !injects(method, path)) return write;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const sent = withTraceparent(method, path, parsed, write.context);
+    if (sent !== parsed) context.setBody(JSON.stringify(sent));
+  } catch {
+    // Not JSON (YAML apply): sent as it is.
+  }
+  return write;
+}
+
+/** Records a 2xx JSON answer: the object written, or deleted (a DELETE's answer); returns the answer. */
 function recordAnswer(
   tracker: WriteTracker,
   context: RequestContextLike,
   status: number,
   header: (name: string) => string | undefined,
   body: Uint8Array,
-): void {
-  if (status < 200 || status > 299) return;
+): unknown {
+  if (status < 200 || status > 299) return undefined;
   const encoding = header('content-encoding');
-  if ((encoding !== undefined && encoding !== 'identity') || !(header('content-type') ?? 'application/json').includes('json')) return;
+  if ((encoding !== undefined && encoding !== 'identity') || !(header('content-type') ?? 'application/json').includes('json')) return undefined;
   let answer: unknown;
   try {
     answer = JSON.parse(new TextDecoder().decode(body));
   } catch {
-    return;
+    return undefined;
   }
   const deleted = context.getHttpMethod().toUpperCase() === 'DELETE';
   const gone = answer as { kind?: string; details?: { name?: string; uid?: string } } | null;
@@ -82,9 +119,10 @@ function recordAnswer(
     const namespace = /\/namespaces\/([^/]+)\/[^/]+\/[^/?]+/.exec(new URL(context.getUrl()).pathname)?.[1];
     const metadata = { name: gone.details?.name, uid: gone.details?.uid, ...(namespace === undefined ? {} : { namespace: decodeURIComponent(namespace) }) };
     recordWrite(tracker, { metadata } as KubeObjectLike, { deleted });
-    return;
+    return answer;
   }
   recordWrite(tracker, answer as KubeObjectLike, { deleted });
+  return answer;
 }
 
 /** Overrides the context's agent (1.x) or dispatcher (2.x) getter so that the answer is tapped. */

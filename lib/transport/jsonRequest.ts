@@ -6,6 +6,7 @@ import type { Transport, TransportRequest } from './transport.js';
 import { TransportError } from './transportError.js';
 import { currentWriteTracker } from '../write/writeScope.js';
 import { recordWrite } from '../write/writeTracker.js';
+import { endWriteSpan, reconcileSpanOf, withTraceparent, writeOperation } from '../tracing/writeSpans.js';
 
 /**
  * One JSON request as a cold Observable of the parsed response body: each subscription sends it,
@@ -32,27 +33,35 @@ export function jsonRequest$(
     const abort = new AbortController();
     // A write sent inside a reconcile is recorded for it (read-your-own-writes), as client-node's are.
     const tracker = method === 'GET' ? undefined : currentWriteTracker();
+    // In a traced reconcile: the write is a child span, and carries it in KEP-5915's annotation.
+    const span = reconcileSpanOf(tracker);
+    const write = span?.startWrite({ method, path, operation: writeOperation(method, path, options.contentType) });
+    const sent = span?.propagation === true ? withTraceparent(method, path, body, write?.context) : body;
+    let status: number | undefined;
     const run = async (): Promise<void> => {
       const response = await transport.request({
         method,
         path,
         query: options.query ?? {},
         signal: abort.signal,
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(sent === undefined ? {} : { body: JSON.stringify(sent) }),
         ...(options.contentType === undefined ? {} : { contentType: options.contentType }),
       });
       const parts: Uint8Array[] = [];
       for await (const chunk of response.body) parts.push(chunk.slice()); // a transport may reuse a chunk once the next is asked for
       const text = new TextDecoder().decode(concatBytes(parts));
+      status = response.status;
       if (response.status < 200 || response.status > 299) {
         throw apiStatusErrorFromResponse(response.status, text, response.header('retry-after'), `${method} ${path}`);
       }
       const parsed: unknown = text === '' ? undefined : JSON.parse(text);
       if (tracker !== undefined && (parsed as { kind?: unknown } | undefined)?.kind !== 'Status') recordWrite(tracker, parsed, { deleted: method === 'DELETE' });
+      if (write !== undefined) endWriteSpan(write, response.status, parsed);
       subscriber.next(parsed);
       subscriber.complete();
     };
     run().catch((err: unknown) => {
+      if (write !== undefined) endWriteSpan(write, status, undefined, err);
       if (abort.signal.aborted) return; // we aborted: nobody is listening
       subscriber.error(err instanceof RxkubeError ? err : new TransportError(`${path} (${method})`, err));
     });

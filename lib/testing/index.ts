@@ -27,6 +27,20 @@ export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServe
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
 export type { PatchType } from './fakeApiServer/registry/patch.js';
 export type { DeleteOptions } from './fakeApiServer/registry/store.js';
+export type { AdmissionControl } from './fakeApiServer/fakeApiServer.js';
+export type {
+  AdmissionAttributes,
+  AdmissionOperation,
+  AdmissionPlugin,
+  AdmissionResponse,
+  GroupVersionKind,
+  GroupVersionResource,
+  MaybePromise,
+  UserInfo,
+} from './fakeApiServer/admission/attributes.js';
+export { AsyncAdmissionError, type AdmissionStage } from './fakeApiServer/admission/chain.js';
+export type { TypeRules, Allocators } from './fakeApiServer/registry/typeRules.js';
+export type { FieldError } from './fakeApiServer/status.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';
 export { seededRandom, type Random } from './fakeApiServer/random.js';
 export {

@@ -68,7 +68,10 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
   it('§5 PUT: optimistic concurrency (409 Conflict), kept uid/creationTimestamp, generation bumped on spec change', async () => {
     const d = api.create('deployments.apps', { metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1 } });
     const path = '/apis/apps/v1/namespaces/default/deployments/d';
-    const ok = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, uid: 'forged' }, spec: { replicas: 2 } } });
+    // A uid in the body is a precondition (409 when it is not the object's); a forged creationTimestamp is kept from storage.
+    const forged = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, uid: 'forged' }, spec: { replicas: 2 } } });
+    expect(forged.status).toBe(409);
+    const ok = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, creationTimestamp: '2000-01-01T00:00:00Z' }, spec: { replicas: 2 } } });
     expect(ok.status).toBe(200);
     expect(ok.json.metadata).toMatchObject({ uid: d.metadata.uid, creationTimestamp: (d.metadata as { creationTimestamp: string }).creationTimestamp, generation: 2 });
     const stale = await raw(api, path, { method: 'PUT', body: { ...d, spec: { replicas: 3 } } });
@@ -181,7 +184,9 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     const c = api.create('configmaps', { metadata: { name: 'c', namespace: 'default' } });
     const pre = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE', body: { preconditions: { uid: 'other' } } });
     expect(pre.status).toBe(409);
-    expect(pre.json.message).toBe(`Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: other, UID in object meta: ${c.metadata.uid}`);
+    expect(pre.json.message).toBe(
+      `Operation cannot be fulfilled on configmaps "c": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/c, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${c.metadata.uid}`,
+    );
     const ok = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE' });
     expect(ok.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'c', kind: 'configmaps', uid: c.metadata.uid } });
     const gone = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE' });

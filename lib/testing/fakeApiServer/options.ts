@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { Recording } from '../record/recording.js';
 import type { FakeToken } from './auth/authenticator.js';
 import type { GarbageCollectionMode } from './controllers/controllers.js';
+import type { TypeRules } from './registry/typeRules.js';
 import type { ResourceDefinition } from './resources.js';
 
 // The options of a fake API server, apart from the server's interface (fakeApiServer.ts), so that
@@ -53,6 +54,15 @@ export interface FakeApiServerOptions {
   readonly shardedListAndWatch?: boolean;
   /** Create a missing namespace on first use instead of answering 404. Default true. */
   readonly autoCreateNamespaces?: boolean;
+  /** Namespaces to create at start (besides default, kube-system, kube-public and kube-node-lease). */
+  readonly namespaces?: ReadonlyArray<string>;
+  /**
+   * Rules of built-in types by type id (`configmaps`, `deployments.apps`), used instead of the
+   * server's own for those types: defaults, validation, immutability, warnings (see `TypeRules`).
+   * For a test that needs stricter (or no) rules than kube's; admission plugins are the way to add
+   * checks on top of them.
+   */
+  readonly typeRules?: ReadonlyMap<string, TypeRules>;
   /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */
   readonly tooLargeResourceVersionWaitMs?: number;
   /** Timers (bookmarks, watch timeouts, slowEvents, waits) and the clock of creationTimestamp. Default asyncScheduler. */

@@ -49,7 +49,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const tokens = options.tokens ?? (options.http || certAuth ? false : [{ token: DEFAULT_TOKEN, user: 'admin' }]);
   const auth = new Authenticator(tokens, () => scheduler.now(), certAuth);
   const log = requestLog(options.requestLogLimit ?? 10000);
-  const watches = watchCounter(hub, types);
+  const watches = watchCounter(hub, (ref) => types.resolve(ref));
 
   const certs = options.http ? undefined : generateCertificates();
   let serverAddress = '127.0.0.1';
@@ -99,6 +99,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     addToken: (t) => auth.addToken(t),
     revokeToken: (t) => auth.revokeToken(t),
     registerResource: (def) => types.register(def),
+    admission: {
+      register: (plugin, o) => ctx.admission.register(plugin, o?.stage ?? 'webhook'),
+      plugins: () => ctx.admission.plugins().map(({ plugin, stage }) => ({ name: plugin.name, stage })),
+    },
     replay,
     ...dataPlane(storage, registry, types),
     close: () =>

@@ -3,6 +3,7 @@ import { RxkubeError } from '../../errors.js';
 import type { ServerContext } from '../fakeApiServer/context.js';
 import type { JsonObject, ResourceType } from '../fakeApiServer/resources.js';
 import { objectKey } from '../fakeApiServer/storage/storedObject.js';
+import { now } from '../fakeApiServer/registry/writeRequest.js';
 import type { RecordedObject, RecordedStream, RecordedTraffic, Recording } from './recording.js';
 
 /**
@@ -71,7 +72,7 @@ export function replayIntoServer(ctx: ServerContext, recording: Recording, optio
     obj['apiVersion'] ??= type.apiVersion;
     obj['kind'] ??= type.kind;
     const nsType = ctx.types.find('', 'v1', 'namespaces');
-    if (type.namespaced && nsType && !ctx.storage.get(nsType, namespace)) ctx.registry.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+    if (type.namespaced && nsType && !ctx.storage.get(nsType, namespace)) now(ctx.registry.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } }, { sync: true }));
     ctx.storage.put(type, obj);
     placed[stream].add(objectKey(type.namespaced ? namespace : '', name));
   };

@@ -3,7 +3,7 @@ import { GarbageCollector, type GcItem } from './garbageCollector.js';
 import type { Change } from '../storage/history.js';
 import { NamespaceController } from './namespaceController.js';
 import type { Registry } from '../registry/store.js';
-import type { ResourceTypes } from '../resources.js';
+import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 
 /**

@@ -7,6 +7,7 @@ import type { SchedulerLike } from 'rxjs';
 import { customResourceDefinitionType, definitionFromCrd } from '../registry/customResourceDefinitions.js';
 import type { Change } from '../storage/history.js';
 import type { Registry } from '../registry/store.js';
+import { inBackground } from './inBackground.js';
 import type { JsonObject } from '../resources.js';
 import { parseStored } from '../storage/storedObject.js';
 
@@ -59,7 +60,7 @@ export function establishCustomResourceDefinitions(registry: Registry, scheduler
         storedVersions: storage,
       };
       try {
-        registry.update(customResourceDefinitionType, '', name, { ...current, status }, 'status');
+        inBackground(registry.update(customResourceDefinitionType, '', name, { ...current, status }, 'status'));
       } catch {
         // changed meanwhile (a conflict): the change that beat us is seen by this listener again
       }

@@ -66,7 +66,7 @@ export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes):
         return;
       }
       if (!info.isResourceRequest) {
-        const doc = discoveryDocument(url.pathname, types.all(), serverAddress());
+        const doc = discoveryDocument(url.pathname, types.strategies(), serverAddress());
         if (doc) writeJson(res, 200, JSON.stringify(doc));
         else writeNotFoundPage(res);
         return;
@@ -79,7 +79,7 @@ export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes):
         } else writeNotFoundPage(res);
         return;
       }
-      await handleResource(ctx, req, res, info, type, url.searchParams);
+      await handleResource(ctx, req, res, info, type, url.searchParams, principal);
     } catch (e) {
       writeError(res, e);
     }

@@ -1,7 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Authorizer } from '../auth/authorizer.js';
 import type { Random } from '../random.js';
-import type { ResourceTypes } from '../resources.js';
+import type { AdmissionChain } from '../admission/chain.js';
+import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { CustomResourceSchemas } from '../schema/customResourceSchemas.js';
 import type { Registry } from '../registry/store.js';
 import type { Storage } from '../storage/storage.js';
@@ -22,6 +23,8 @@ export interface ServerContext {
   readonly types: ResourceTypes;
   /** The compiled schemas of the stored CRDs (structural schema and CEL rules per served version). */
   readonly schemas: CustomResourceSchemas;
+  /** The admission chain (NamespaceLifecycle, then what users register). */
+  readonly admission: AdmissionChain;
   readonly hub: WatchHub;
   readonly scheduler: SchedulerLike;
   readonly rng: Random;

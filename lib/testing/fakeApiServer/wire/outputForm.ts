@@ -1,8 +1,12 @@
+// The one place where the form of an answer is chosen (the read path's last stage: conversion to
+// the requested version, then full objects or their metadata; Tables join here).
+//
 // Metadata-only answers (APISERVER.md: content negotiation), as kube-apiserver gives them: an Accept
 // clause `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` turns a list into a
 // meta.k8s.io/v1 PartialObjectMetadataList, `as=PartialObjectMetadata` turns each watched object into
 // a PartialObjectMetadata (apiVersion, kind and the whole metadata; no spec, no status). Statuses
 // (ERROR events) are sent as they are.
+import type { ResourceType } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 
 /** What a list or watch sends: the objects, or their metadata only. */
@@ -79,3 +83,61 @@ export function metadataWatchLine(line: string): string {
 
 /** The kind and apiVersion a metadata-only list is sent as. */
 export const metadataListHead = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' } as const;
+
+/**
+ * An object's JSON at another apiVersion: the read path's conversion between versions of one
+ * resource (built-in versions and CRD versions with conversion `None` differ here only by
+ * apiVersion; field-by-field conversion is not done).
+ *
+ * @example
+ * ```ts
+ * convertedJson('{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler"}', 'autoscaling/v1');
+ * ```
+ */
+export function convertedJson(json: string, apiVersion: string): string {
+  const obj = JSON.parse(json) as { apiVersion?: unknown };
+  if (obj.apiVersion === apiVersion) return json;
+  return JSON.stringify({ ...obj, apiVersion });
+}
+
+/**
+ * How stored objects leave the server for one request: converted to the requested version, as
+ * full objects or as their metadata.
+ *
+ * @example
+ * ```ts
+ * const out = outputFor('full', requestType, storageType.apiVersion);
+ * writeJson(res, 200, out.object(stored.json));
+ * ```
+ */
+export interface Output {
+  readonly form: OutputForm;
+  /** The kind and apiVersion of a list answer. */
+  readonly listHead: { readonly kind: string; readonly apiVersion: string };
+  /** One object as answered (a get, a write's answer, a list item). */
+  object(json: string): string;
+  /** One watch line as sent; undefined when lines go as stored. */
+  readonly watchLine?: (line: string) => string;
+}
+
+/**
+ * The output of a request for `type` (the version it asked for), whose objects are stored at
+ * `storageApiVersion`, in `form`.
+ *
+ * @example
+ * ```ts
+ * outputFor('metadata', podsType, 'v1').listHead.kind; // 'PartialObjectMetadataList'
+ * ```
+ */
+export function outputFor(form: OutputForm, type: ResourceType, storageApiVersion: string): Output {
+  if (form === 'metadata') return { form, listHead: metadataListHead, object: partialObjectMetadataJson, watchLine: metadataWatchLine };
+  const listHead = { kind: type.listKind, apiVersion: type.apiVersion };
+  if (type.apiVersion === storageApiVersion) return { form, listHead, object: (json) => json };
+  const object = (json: string) => convertedJson(json, type.apiVersion);
+  const watchLine = (line: string): string => {
+    const event = JSON.parse(line) as { type: string; object: { apiVersion?: unknown } };
+    if (event.type === 'ERROR' || event.type === 'BOOKMARK') return line;
+    return `${JSON.stringify({ type: event.type, object: { ...event.object, apiVersion: type.apiVersion } })}\n`;
+  };
+  return { form, listHead, object, watchLine };
+}

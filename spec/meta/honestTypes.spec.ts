@@ -24,7 +24,7 @@ let api: FakeApiServer;
 let factory: SharedInformerFactory | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer();
+  api = await startFakeApiServer({ namespaces: ['ns'] });
   api.registerResource({ ...widgets, kind: 'Widget' });
 });
 

@@ -6,7 +6,7 @@ import { raw } from './rawClient.js';
 describe('fake API server: HTTPS, authentication, authorization, discovery (APISERVER.md §1, §4)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer({
+    api = await startFakeApiServer({ namespaces: ['ns'],
       tokens: [
         { token: 'admin-t', user: 'admin' },
         { token: 'reader-t', user: 'reader', deny: [{ verb: ['create', 'update', 'patch', 'delete'] }, { verb: 'list', resource: 'secrets' }] },
@@ -47,8 +47,8 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
   });
 
   it('the default token is in the default kubeconfig; tokens: false turns auth off (the default over HTTP)', async () => {
-    const d = await startFakeApiServer();
-    const off = await startFakeApiServer({ http: true });
+    const d = await startFakeApiServer({ namespaces: ['ns'] });
+    const off = await startFakeApiServer({ namespaces: ['ns'], http: true });
     try {
       expect(d.token).toBe(DEFAULT_TOKEN);
       expect(JSON.parse(d.kubeConfigText()).users[0].user.token).toBe(DEFAULT_TOKEN);

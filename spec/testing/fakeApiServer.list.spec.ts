@@ -7,7 +7,7 @@ const cm = (name: string, ns = 'default', labels: Record<string, string> = {}) =
 describe('fake API server: LIST (APISERVER.md §2)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer({ http: true, historyLimit: 50, tooLargeResourceVersionWaitMs: 50 });
+    api = await startFakeApiServer({ namespaces: ['ns1'], http: true, historyLimit: 50, tooLargeResourceVersionWaitMs: 50 });
   });
   afterEach(() => api.close());
 
@@ -149,7 +149,7 @@ describe('fake API server: LIST (APISERVER.md §2)', () => {
   });
 
   it('§2 a future RV reached while waiting is served', async () => {
-    const slow = await startFakeApiServer({ http: true, tooLargeResourceVersionWaitMs: 5000 });
+    const slow = await startFakeApiServer({ namespaces: ['ns1'], http: true, tooLargeResourceVersionWaitMs: 5000 });
     try {
       const next = String(Number(slow.resourceVersion) + 1);
       const pending = raw(slow, '/api/v1/namespaces/default/configmaps', { query: { resourceVersion: next } });

@@ -13,7 +13,7 @@ describe('fake API server: namespace lifecycle', () => {
   let api: FakeApiServer;
   let core: CoreV1Api;
   beforeEach(async () => {
-    api = await startFakeApiServer({ garbageCollection: 'immediate' });
+    api = await startFakeApiServer({ namespaces: ['team'], garbageCollection: 'immediate' });
     core = api.kubeConfig().makeApiClient(CoreV1Api);
   });
   afterEach(() => api.close());

@@ -18,7 +18,7 @@ describe('kubectl create <subcommand> (protobuf bodies)', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   beforeEach(async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['ns'] });
     await api.writeKubeConfig(join(dir, 'config'));
     run = kubectlRunner(kubectl, join(dir, 'config'), join(dir, 'cache'));
   });

@@ -31,7 +31,7 @@ const deploy = (spec: ApplyConfiguration<V1Deployment>['spec'], status?: ApplyCo
 describe('apply (server-side apply helper)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop', 'x'] });
   });
   afterEach(() => api.close());
 
@@ -90,7 +90,7 @@ describe('apply (server-side apply helper)', () => {
   });
 
   it('works over fetchTransport too (plain HTTP, bearer token), cluster-scoped resources included', async () => {
-    const plain = await startFakeApiServer({ http: true, tokens: [{ token: 't', user: 'admin' }] });
+    const plain = await startFakeApiServer({ namespaces: ['shop', 'x'], http: true, tokens: [{ token: 't', user: 'admin' }] });
     try {
       const transport = fetchTransport({ baseUrl: plain.url, headers: { Authorization: 'Bearer t' } });
       const ns = await apply(transport, namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } }, { fieldManager: 'me' });

@@ -76,7 +76,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
         const s = storage.get(namespaces(), ns);
         return s === undefined ? 'Missing' : s.deleting ? 'Terminating' : 'Active';
       },
-      ...(options.autoCreateNamespaces ?? true ? { create: (ns: string) => void now(store.create(namespaces(), '', { metadata: { name: ns } }, { sync: true })) } : {}),
+      ...(options.autoCreateNamespaces ?? false ? { create: (ns: string) => void now(store.create(namespaces(), '', { metadata: { name: ns } }, { sync: true })) } : {}),
     }),
   ]);
   const store = new Registry({ storage, types, rng, now: () => scheduler.now(), admission });

@@ -52,7 +52,11 @@ export interface FakeApiServerOptions {
    * parameter is ignored, as by a server with the gate off.
    */
   readonly shardedListAndWatch?: boolean;
-  /** Create a missing namespace on first use instead of answering 404. Default true. */
+  /**
+   * Create a missing namespace on first use instead of answering kube's 404 `namespaces "x" not
+   * found` (NamespaceLifecycle admission). Default false: create namespaces as a cluster needs them
+   * (`namespaces`, or `api.create('namespaces', ...)`).
+   */
   readonly autoCreateNamespaces?: boolean;
   /** Namespaces to create at start (besides default, kube-system, kube-public and kube-node-lease). */
   readonly namespaces?: ReadonlyArray<string>;

@@ -156,6 +156,8 @@ export const andThen = <T, U>(value: MaybePromise<T>, f: (v: T) => MaybePromise<
  */
 export interface AdmissionPlugin {
   readonly name: string;
+  /** The operations it looks at (all when absent): the chain skips it for the others without building attributes. */
+  readonly operations?: ReadonlyArray<AdmissionOperation>;
   handles?(attributes: AdmissionAttributes): boolean;
   /** Mutating: may change `attributes.object` (in place, or by answering `{ allowed: true, object }`), or deny. */
   admit?(attributes: AdmissionAttributes): MaybePromise<AdmissionResponse | void>;

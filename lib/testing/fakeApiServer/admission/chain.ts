@@ -1,7 +1,7 @@
 import { RxkubeError } from '../../../errors.js';
 import type { JsonObject } from '../resources.js';
 import { failure, StatusError } from '../status.js';
-import { andThen, isPromise, type AdmissionAttributes, type AdmissionPlugin, type AdmissionResponse, type MaybePromise } from './attributes.js';
+import { andThen, isPromise, type AdmissionAttributes, type AdmissionOperation, type AdmissionPlugin, type AdmissionResponse, type MaybePromise } from './attributes.js';
 
 // kube-apiserver's admission chain (AS admission/chain.go, kube's plugin order: ADMISSION.md §1):
 // every mutating plugin's `admit` in order, then (after the store's defaulting, strategy and
@@ -21,6 +21,10 @@ import { andThen, isPromise, type AdmissionAttributes, type AdmissionPlugin, typ
 export type AdmissionStage = 'builtIn' | 'policy' | 'webhook';
 
 const STAGES: ReadonlyArray<AdmissionStage> = ['builtIn', 'policy', 'webhook'];
+const OPERATIONS: ReadonlyArray<AdmissionOperation> = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+
+const applies = (plugin: AdmissionPlugin, a: AdmissionAttributes): boolean =>
+  (plugin.operations === undefined || plugin.operations.includes(a.operation)) && (!plugin.handles || plugin.handles(a));
 
 /**
  * An admission plugin answered with a Promise where the caller cannot wait: the in-process
@@ -88,24 +92,42 @@ const failedIn = (plugin: AdmissionPlugin, e: unknown): StatusError => {
  * ```
  */
 export class AdmissionChain {
-  private registered: Registered[];
+  private registered: Registered[] = [];
+  /** Which phases have a plugin for which operations (the store builds no attributes for a phase nobody looks at). */
+  private wanted = new Set<string>();
+  private userPlugins = false;
 
   constructor(builtIns: ReadonlyArray<AdmissionPlugin>) {
-    this.registered = builtIns.map((plugin) => ({ plugin, stage: 'builtIn', tracked: false }));
+    this.update(builtIns.map((plugin) => ({ plugin, stage: 'builtIn', tracked: false })));
+  }
+
+  private update(registered: Registered[]): void {
+    this.registered = registered.sort((a, b) => STAGES.indexOf(a.stage) - STAGES.indexOf(b.stage));
+    this.wanted = new Set();
+    for (const { plugin } of registered) {
+      for (const op of plugin.operations ?? OPERATIONS) {
+        if (plugin.admit) this.wanted.add(`admit/${op}`);
+        if (plugin.validate) this.wanted.add(`validate/${op}`);
+      }
+    }
+    this.userPlugins = registered.some((r) => r.tracked);
+  }
+
+  /** Whether some plugin runs in `phase` for `operation`. */
+  wants(phase: 'admit' | 'validate', operation: AdmissionOperation): boolean {
+    return this.wanted.has(`${phase}/${operation}`);
   }
 
   /** Adds a plugin at the end of its stage; returns the function that removes it. */
   register(plugin: AdmissionPlugin, stage: AdmissionStage = 'webhook'): () => void {
     const entry: Registered = { plugin, stage, tracked: true };
-    this.registered = [...this.registered, entry].sort((a, b) => STAGES.indexOf(a.stage) - STAGES.indexOf(b.stage));
-    return () => {
-      this.registered = this.registered.filter((r) => r !== entry);
-    };
+    this.update([...this.registered, entry]);
+    return () => this.update(this.registered.filter((r) => r !== entry));
   }
 
   /** Whether a plugin other than the built-ins is registered (the store's fast paths skip admission only then). */
   get hasUserPlugins(): boolean {
-    return this.registered.some((r) => r.tracked);
+    return this.userPlugins;
   }
 
   /** The plugins in chain order, with their stage. */
@@ -115,7 +137,7 @@ export class AdmissionChain {
 
   /** The mutating phase: each `admit` in order, then one reinvocation round where asked for. */
   admit(a: AdmissionAttributes, ctx: AdmissionContext): MaybePromise<void> {
-    const steps = this.registered.filter((r) => r.plugin.admit && (!r.plugin.handles || r.plugin.handles(a)));
+    const steps = this.registered.filter((r) => r.plugin.admit && applies(r.plugin, a));
     if (steps.length === 0) return;
     const changedAfter = new Array<boolean>(steps.length).fill(false);
     const first = this.runMutating(a, ctx, steps, 0, (i) => {
@@ -152,7 +174,7 @@ export class AdmissionChain {
 
   /** The validating phase: each `validate` in order, on a copy of the finished object. */
   validate(a: AdmissionAttributes, ctx: AdmissionContext): MaybePromise<void> {
-    const steps = this.registered.filter((r) => r.plugin.validate && (!r.plugin.handles || r.plugin.handles(a)));
+    const steps = this.registered.filter((r) => r.plugin.validate && applies(r.plugin, a));
     if (steps.length === 0) return;
     const seen: AdmissionAttributes = { ...a, object: a.object && (JSON.parse(JSON.stringify(a.object)) as JsonObject) };
     const run = (i: number): MaybePromise<void> => {

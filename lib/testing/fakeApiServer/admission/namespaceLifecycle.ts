@@ -68,6 +68,7 @@ export function namespaceTerminating(resource: { readonly plural: string; readon
 export function namespaceLifecycle(source: NamespaceSource): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
+    operations: ['CREATE', 'DELETE'],
     admit: (a) => {
       if (a.operation === 'DELETE' && isNamespace(a) && IMMORTAL.has(a.name)) {
         throw new StatusError(failure(403, 'Forbidden', `namespaces "${a.name}" is forbidden: this namespace may not be deleted`, { name: a.name, kind: 'namespaces' }));

@@ -167,15 +167,14 @@ export class Registry {
     (meta as JsonObject).creationTimestamp = this.timestamp();
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    const allocation = this.allocations.begin();
-    const errors = strategy.rules.allocate?.(obj, undefined, allocation) ?? [];
+    const errors = strategy.rules.allocate?.(obj, undefined, this.allocations.begin()) ?? [];
     prepareForCreate(strategy, obj, options.withStatus === true);
     errors.push(...createErrors(strategy, obj, generated));
     const refusal = invalidObject(strategy, meta.name!, errors);
     if (refusal) throw refusal;
     options.warnings?.push(...(strategy.rules.warnings?.(obj, undefined) ?? []));
-    const validating = { ...a, name: meta.name!, object: obj };
-    return andThen(this.deps.admission.validate(validating, this.context(strategy, options)), () => {
+    const validated = this.deps.admission.wants('validate', 'CREATE') ? this.deps.admission.validate({ ...a, name: meta.name!, object: obj }, this.context(strategy, options)) : undefined;
+    return andThen(validated, () => {
       const existing = this.deps.storage.get(type, key(meta.name!));
       if (existing) throw alreadyExists(type, meta.name!, existing.deleting);
       this.fields.record(type, undefined, obj, options.owner ?? { manager: DATA_PLANE_MANAGER });
@@ -210,8 +209,11 @@ export class Registry {
     const prev = parseStored(old);
     strategy.schema?.decode(obj, options);
     strategy.rules.defaults?.(obj);
-    const a = admissionAttributes(strategy, 'UPDATE', namespace, name, subresource, obj, prev, options);
-    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.updateAdmitted(strategy, old, prev, a, subresource, options));
+    // Attributes are built only for a phase some plugin looks at (updates: none by default).
+    const attributes = (object: JsonObject) => admissionAttributes(strategy, 'UPDATE', namespace, name, subresource, object, prev, options);
+    if (!this.deps.admission.wants('admit', 'UPDATE')) return this.updateAdmitted(strategy, old, prev, obj, attributes, subresource, options);
+    const a = attributes(obj);
+    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.updateAdmitted(strategy, old, prev, a.object!, attributes, subresource, options));
   }
 
   /** 409 on a stale resourceVersion or another uid; 422 without a resourceVersion where the type needs one. */
@@ -239,20 +241,27 @@ export class Registry {
     return build ? this.written(strategy, this.deps.storage.putBuilt(this.storageOf(type), build)) : undefined;
   }
 
-  private updateAdmitted(strategy: Strategy, old: StoredObject, prev: JsonObject, a: AdmissionAttributes, subresource: string | undefined, options: WriteRequestOptions): MaybePromise<StoredObject> {
+  private updateAdmitted(
+    strategy: Strategy,
+    old: StoredObject,
+    prev: JsonObject,
+    sent: JsonObject,
+    attributes: (object: JsonObject) => AdmissionAttributes,
+    subresource: string | undefined,
+    options: WriteRequestOptions,
+  ): MaybePromise<StoredObject> {
     const { type } = strategy;
     const owner = options.owner ?? { manager: DATA_PLANE_MANAGER };
-    const sent = a.object!;
     const next = mergeForUpdate(strategy, sent, prev, subresource);
     if (owner === 'preset') metaOf(next).managedFields = metaOf(sent).managedFields;
     keepSystemMetadata(strategy, next, prev, subresource);
-    const allocation = this.allocations.begin(old.key);
-    const errors = subresource ? [] : (strategy.rules.allocate?.(next, prev, allocation) ?? []);
+    const errors = subresource || !strategy.rules.allocate ? [] : strategy.rules.allocate(next, prev, this.allocations.begin(old.key));
     errors.push(...updateErrors(strategy, next, prev, subresource));
     const refusal = invalidObject(strategy, old.name, errors);
     if (refusal) throw refusal;
     if (!subresource) options.warnings?.push(...(strategy.rules.warnings?.(next, prev) ?? []));
-    return andThen(this.deps.admission.validate({ ...a, object: next }, this.context(strategy, options)), () => {
+    const validated = this.deps.admission.wants('validate', 'UPDATE') ? this.deps.admission.validate(attributes(next), this.context(strategy, options)) : undefined;
+    return andThen(validated, () => {
       // A plugin that answered later may have let another write in: kube's GuaranteedUpdate conflict.
       if (this.deps.storage.get(type, old.key) !== old) throw conflict(type, old.name);
       const fieldsChanged = this.fields.record(type, prev, next, owner, subresource);
@@ -320,19 +329,20 @@ export class Registry {
     if (pre?.uid && pre.uid !== old.uid) throw conflict(type, name, preconditionText('UID', pre.uid, old.uid, type, old));
     if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) throw conflict(type, name, preconditionText('ResourceVersion', pre.resourceVersion, String(old.rv), type, old));
     const extra = deleteOptions?.propagationPolicy ? { propagationPolicy: deleteOptions.propagationPolicy } : {};
-    const a = admissionAttributes(strategy, 'DELETE', namespace, name, undefined, null, parseStored(old), options, extra);
+    const oldObject = parseStored(old);
+    const a = admissionAttributes(strategy, 'DELETE', namespace, name, undefined, null, oldObject, options, extra);
     const ctx = this.context(strategy, options);
     return andThen(this.deps.admission.admit(a, ctx), () =>
       andThen(this.deps.admission.validate(a, ctx), () => {
         if (this.deps.storage.get(type, old.key) !== old) throw conflict(type, name);
-        return this.deleteAdmitted(strategy, old, deleteOptions, options);
+        // A plugin may have kept the oldObject it was shown: the delete then works on a copy.
+        return this.deleteAdmitted(strategy, old, this.deps.admission.hasUserPlugins ? parseStored(old) : oldObject, deleteOptions, options);
       }),
     );
   }
 
-  private deleteAdmitted(strategy: Strategy, old: StoredObject, deleteOptions: DeleteOptions | undefined, options: WriteRequestOptions): { stored: StoredObject; deleted: boolean } {
+  private deleteAdmitted(strategy: Strategy, old: StoredObject, obj: JsonObject, deleteOptions: DeleteOptions | undefined, options: WriteRequestOptions): { stored: StoredObject; deleted: boolean } {
     const { type } = strategy;
-    const obj = parseStored(old);
     const meta = metaOf(obj);
     const finalizers = finalizersOnDelete(strategy.garbageCollection, meta.finalizers, deleteOptions);
     if (finalizers.length) meta.finalizers = finalizers;

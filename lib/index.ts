@@ -145,3 +145,4 @@ export * from './sharding/shardRange.js';
 export * from './sharding/shardedListWatch.js';
 export * from './sharding/shardedInformer.js';
 export * from './runs/informerRuns.js';
+export * from './transport/clientNodeLoadError.js';

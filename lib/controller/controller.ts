@@ -32,6 +32,7 @@ import { owned, type TriggerSource } from './triggerSource.js';
 import { ControllerSources } from './controllerSources.js';
 import { forKeys, triggerKeys, type KeySource } from './keySource.js';
 import type { ReconcileReport } from './reconcileReport.js';
+import { lifetimeOf } from '../meta/lifetime.js';
 
 // The options and the interface live in controllerOptions.ts; exported from here too.
 export type { Controller, ControllerError, ControllerOptions, ForInformer } from './controllerOptions.js';
@@ -125,6 +126,7 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
   private ownWritesWaits = 0;
   private ownWritesTimeouts = 0;
   private readonly gate: OwnWritesGate | undefined;
+  private release: (() => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -213,6 +215,8 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
 
   start(): void {
     if (this.status() !== 'idle') return;
+    // Its informer is of the fake API server's KubeConfig: the server's close() stops it if it still runs.
+    this.release = lifetimeOf(this.options.for)?.adopt(this, () => `controller ${JSON.stringify(this.name)} (call its stop())`, () => this.stop());
     this.statusSubject.next('waitingForSync');
     this.watchControls();
     this.keySources.start();
@@ -246,6 +250,7 @@ class ControllerRun<T extends KubeObjectLike> implements Controller {
   }
 
   stop(): Promise<void> {
+    this.release?.();
     this.stopping ??= new Promise<void>((resolve) => this.tearDown('stopped', resolve));
     return this.stopping;
   }

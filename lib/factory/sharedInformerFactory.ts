@@ -23,6 +23,7 @@ import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
+import { attachLifetime, lifetimeOf } from '../meta/lifetime.js';
 import type { Resource } from '../listwatch/resource.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
@@ -232,6 +233,8 @@ export function sharedInformerFactory(
 ): SharedInformerFactory {
   const entries = new Map<string, Entry>();
   let shutDown = false;
+  // Made from the fake API server's KubeConfig: the server's close() stops this factory if it still runs.
+  const lifetime = lifetimeOf(source);
 
   function informerFor<T extends KubeObjectLike>(
     resource: Resource,
@@ -252,7 +255,7 @@ export function sharedInformerFactory(
       if (missing.length > 0 && !shared.isStopped()) shared.addIndexers(Object.fromEntries(missing));
       return shared;
     }
-    const inf = buildInformer<T>(resource, opts, namespace, metadataOnly);
+    const inf = attachLifetime(buildInformer<T>(resource, opts, namespace, metadataOnly), lifetime);
     entries.set(identity, { key, informer: inf, started: false });
     return inf;
   }
@@ -319,7 +322,7 @@ export function sharedInformerFactory(
       informerFor<T>(resource, opts);
   const r = builtInResources;
 
-  return Object.freeze({
+  const factory: SharedInformerFactory = Object.freeze({
     informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
       informerFor<PartialObjectMetadata>(resource, opts, true),
@@ -358,9 +361,16 @@ export function sharedInformerFactory(
 
     async shutdown(): Promise<void> {
       shutDown = true;
+      release?.();
       await Promise.all([...entries.values()].map((e) => e.informer.stop()));
     },
 
     isShutdown: () => shutDown,
   });
+  const release = lifetime?.adopt(
+    factory,
+    () => `a sharedInformerFactory with the informers ${[...entries.values()].filter((e) => e.started).map((e) => e.key).join(', ') || '(none started)'} (call factory.shutdown())`,
+    () => factory.shutdown(),
+  );
+  return factory;
 }

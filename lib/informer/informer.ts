@@ -7,7 +7,7 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { missingMethods } from '../meta/missingMethods.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
-import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegistration.js';
+import type { AddEventHandlerOptions, HandlerLag, HandlerRegistration } from './handlerRegistration.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
 import type { EventHandler } from './resourceEventHandler.js';
@@ -98,6 +98,11 @@ export interface Informer<T> {
    * rxkube is what slow handlers have not handled yet.
    */
   queuedItems(): number;
+  /**
+   * All handlers' lag at once: notifications waiting (as `queuedItems()`) and the age of the oldest
+   * one, in ms (0 when none waits), the informer-wide figure behind dashboards' "informer lag".
+   */
+  lag(): HandlerLag;
   /** Adds a handler; throws {@link InformerStateError} on a stopped informer. */
   addEventHandler(handler: EventHandler<T>, options?: AddEventHandlerOptions): HandlerRegistration;
   /** Removes a handler; idempotent; a registration of another informer is ignored. */

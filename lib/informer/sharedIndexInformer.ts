@@ -22,7 +22,7 @@ import { reflector } from '../reflector/reflector.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Store } from '../store/store.js';
 import { storeWriter, type StoreWriter } from '../store/storeWriter.js';
-import type { AddEventHandlerOptions, HandlerRegistration } from './handlerRegistration.js';
+import type { AddEventHandlerOptions, HandlerLag, HandlerRegistration } from './handlerRegistration.js';
 import type { Informer } from './informer.js';
 import type { InformerOptions } from './informerOptions.js';
 import type { Notification } from './notification.js';
@@ -195,6 +195,16 @@ export class SharedIndexInformer<T extends KubeObjectLike> implements Informer<T
     let n = 0;
     for (const l of this.listeners) n += l.lag().queued;
     return n;
+  }
+  lag(): HandlerLag {
+    let queued = 0;
+    let oldestAgeMs = 0;
+    for (const l of this.listeners) {
+      const lag = l.lag();
+      queued += lag.queued;
+      oldestAgeMs = Math.max(oldestAgeMs, lag.oldestAgeMs);
+    }
+    return { queued, oldestAgeMs };
   }
   isStarted(): boolean {
     return this.phase.kind === 'running' || (this.phase.kind === 'stopped' && this.ranOnce);

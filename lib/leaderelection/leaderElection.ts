@@ -28,6 +28,7 @@ import {
 } from './electorStep.js';
 import { validateLeaderElectionConfig, type LeaderElectionConfig } from './leaderElectionConfig.js';
 import { LeaderElectionError } from './leaderElectionErrors.js';
+import { lifetimeOf } from '../meta/lifetime.js';
 
 /**
  * A running elector (client-go's `LeaderElector`): leadership as Observables, started with
@@ -110,6 +111,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
   const outside: ElectorInput[] = [];
   const arrived = new Subject<void>();
   let started = false;
+  let release: (() => void) | undefined;
   let reportedLeader = '';
   let term: AbortController | undefined;
 
@@ -177,7 +179,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     map((s) => s.phase === 'leading'),
     distinctUntilChanged(),
   );
-  return {
+  const elector: LeaderElector = {
     identity: t.identity,
     leaseDuration: t.leaseDuration,
     lockName: lock.describe(),
@@ -197,6 +199,8 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
     start() {
       if (started || state$.value.phase === 'stopped') return;
       started = true;
+      // Its lock is of the fake API server's KubeConfig: the server's close() stops it if it still runs.
+      release = lifetimeOf(lock)?.adopt(elector, () => `a leader elector on the lease ${lock.describe()} (call elector.stop())`, () => elector.stop());
       const first = electorStep(state$.value, { type: 'tick', now: scheduler.now() }, t);
       // Ends by itself: the stopped state's transition starts no effect.
       of(first)
@@ -207,6 +211,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
         .subscribe();
     },
     stop() {
+      release?.();
       if (state$.value.phase === 'stopped') return Promise.resolve();
       const done = firstValueFrom(state$.pipe(filter((s) => s.phase === 'stopped')), { defaultValue: undefined }).then(() => undefined);
       const input: ElectorInput = { type: 'stop', now: scheduler.now() };
@@ -216,6 +221,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
       return done;
     },
   };
+  return elector;
 }
 
 /**

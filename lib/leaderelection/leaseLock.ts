@@ -14,6 +14,7 @@ import {
   type VersionedRecord,
 } from './leaderElectionRecord.js';
 import type { ResourceLock } from './resourceLock.js';
+import { attachLifetime, lifetimeOf } from '../meta/lifetime.js';
 
 /**
  * A coordination.k8s.io/v1 Lease as the lock reads and writes it.
@@ -92,6 +93,7 @@ export function versionedLease(lease: Lease): VersionedRecord {
  */
 export function leaseLock(source: KubeConfig | Transport, namespace: string, name: string, options: LeaseLockOptions = {}): ResourceLock {
   const transport = transportFor(source);
+  const lifetime = lifetimeOf(source);
   const path = leasePath(namespace, name);
   let last: Lease | undefined;
   const keep = (lease: unknown): VersionedRecord => {
@@ -103,7 +105,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       throwError(() => (e instanceof ApiStatusError && e.statusCode === 409 ? new LeaseConflictError(`${namespace}/${name}`, operation) : e)),
     );
   const labels = options.labels ?? {};
-  return {
+  return attachLifetime<ResourceLock>({
     describe: () => `${namespace}/${name}`,
     get(): Observable<VersionedRecord | undefined> {
       return jsonRequest$(transport, 'GET', path).pipe(
@@ -131,5 +133,5 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       };
       return jsonRequest$(transport, 'PUT', path, lease).pipe(map(keep), conflictAs('update'));
     },
-  };
+  }, lifetime);
 }

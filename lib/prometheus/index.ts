@@ -9,3 +9,20 @@ export {
   type InformerMetricsSource,
   type InformerMetricLabels,
 } from './prometheusMetrics.js';
+export {
+  grafanaDashboard,
+  dashboardRows,
+  DASHBOARD_SELECTOR,
+  type GrafanaDashboardOptions,
+  type DashboardRow,
+  type DashboardPanel,
+  type DashboardQuery,
+} from './grafanaDashboard.js';
+export {
+  alertingRules,
+  prometheusRule,
+  type AlertThresholds,
+  type AlertingRule,
+  type RuleFile,
+} from './alertingRules.js';
+export type { WebhookServerMetricsSource } from './webhookServerMetrics.js';

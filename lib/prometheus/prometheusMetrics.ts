@@ -1,36 +1,13 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Controller } from '../controller/controller.js';
 import type { WorkQueue } from '../workqueue/workQueue.js';
+import type { LeaderElector } from '../leaderelection/leaderElection.js';
+import { informerMetrics, type InformerMetricLabels, type InformerMetricsSource } from './informerMetrics.js';
+import { webhookServerMetrics, type WebhookServerMetricsSource } from './webhookServerMetrics.js';
 
-/**
- * What {@link prometheusMetrics} reads of an informer: its last resource version and its store size.
- * Every rxkube `Informer` fits.
- *
- * @example
- * ```ts
- * const source: InformerMetricsSource = factory.pods();
- * ```
- */
-export interface InformerMetricsSource {
-  lastSyncResourceVersion(): string;
-  queuedItems(): number;
-  getStore(): { readonly size: number };
-}
-
-/**
- * The labels client-go gives informer metrics.
- *
- * @example
- * ```ts
- * const labels: InformerMetricLabels = { name: 'pods', group: '', version: 'v1', resource: 'pods' };
- * ```
- */
-export interface InformerMetricLabels {
-  readonly name: string;
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-}
+export type { InformerMetricLabels, InformerMetricsSource } from './informerMetrics.js';
+import { leaderElectionMetrics } from './leaderElectionMetrics.js';
+import type { Registers } from './registers.js';
 
 /**
  * Adds rxkube's queues, controllers and informers to a prom-client registry; each `add...` returns
@@ -47,16 +24,30 @@ export interface PrometheusMetrics {
   addWorkQueue(queue: WorkQueue<unknown>): () => void;
   /** controller-runtime's `controller_runtime_*` metrics (label `controller`), and its queue's. */
   addController(controller: Controller): () => void;
-  /** `informer_queued_items`, `informer_store_resource_version` (client-go) and `rxkube_informer_store_items`. */
+  /**
+   * `informer_queued_items`, `informer_store_resource_version` (client-go), and rxkube's
+   * `rxkube_informer_store_items`, `rxkube_informer_synced`, `rxkube_informer_lag_seconds` and
+   * `rxkube_informer_list_watch_errors_total` (each with what the reflector did: relist, rewatch...).
+   */
   addInformer(informer: InformerMetricsSource, labels: InformerMetricLabels): () => void;
+  /** client-go's `leader_election_master_status` (label `name`: the lock's `namespace/name`): 1 while leading. */
+  addLeaderElector(elector: LeaderElector): () => void;
+  /**
+   * controller-runtime's webhook metrics of an rxkube/webhooks server (label `webhook`: the path):
+   * `controller_runtime_webhook_requests_total{webhook,code}`, `..._latency_seconds{webhook}`,
+   * `..._requests_in_flight{webhook}`, `controller_runtime_webhook_panics_total`,
+   * `controller_runtime_conversion_webhook_panics_total`, and certwatcher's
+   * `certwatcher_read_certificate_total` / `..._errors_total`.
+   */
+  addWebhookServer(server: WebhookServerMetricsSource): () => void;
 }
 
 // client-go's workqueue buckets: ExponentialBuckets(10e-9, 10, 12).
 const QUEUE_BUCKETS = Array.from({ length: 12 }, (_, i) => 1e-8 * 10 ** i);
 // controller-runtime's reconcile_time_seconds buckets.
 const RECONCILE_BUCKETS = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
-  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25,
+  1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
 const RESULTS = ['success', 'error', 'requeue', 'requeue_after'] as const;
 
@@ -96,10 +87,10 @@ export function prometheusMetrics(registry: Registry): PrometheusMetrics {
       };
     },
     addInformer: informerMetrics(registers),
+    addLeaderElector: leaderElectionMetrics(registers),
+    addWebhookServer: webhookServerMetrics(registers),
   };
 }
-
-type Registers = Registry[];
 
 function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => () => void {
   const queues = new Set<WorkQueue<unknown>>();
@@ -143,11 +134,28 @@ function workQueueMetrics(registers: Registers): (queue: WorkQueue<unknown>) => 
       (x) => x.stats().longestRunningProcessorSeconds,
     ),
   ];
-  const adds = new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by the work queue.', labelNames, registers });
-  const retries = new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by the work queue.', labelNames, registers });
-  const histogram = (name: string, help: string) => new Histogram({ name, help, labelNames, buckets: QUEUE_BUCKETS, registers });
-  const queueDuration = histogram('workqueue_queue_duration_seconds', 'Seconds an item stays in the work queue before being requested.');
-  const workDuration = histogram('workqueue_work_duration_seconds', 'Seconds processing an item from the work queue takes.');
+  const adds = new Counter({
+    name: 'workqueue_adds_total',
+    help: 'Total number of adds handled by the work queue.',
+    labelNames,
+    registers,
+  });
+  const retries = new Counter({
+    name: 'workqueue_retries_total',
+    help: 'Total number of retries handled by the work queue.',
+    labelNames,
+    registers,
+  });
+  const histogram = (name: string, help: string) =>
+    new Histogram({ name, help, labelNames, buckets: QUEUE_BUCKETS, registers });
+  const queueDuration = histogram(
+    'workqueue_queue_duration_seconds',
+    'Seconds an item stays in the work queue before being requested.',
+  );
+  const workDuration = histogram(
+    'workqueue_work_duration_seconds',
+    'Seconds processing an item from the work queue takes.',
+  );
   return (queue) => {
     const labels = labelsOf(queue);
     queues.add(queue);
@@ -182,14 +190,36 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
       },
     });
   const gauges = [
-    gauge('controller_runtime_active_workers', 'Number of currently used workers per controller.', (c) => c.stats().activeWorkers),
-    gauge('controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller.', (c) => c.stats().maxConcurrentReconciles),
+    gauge(
+      'controller_runtime_active_workers',
+      'Number of currently used workers per controller.',
+      (c) => c.stats().activeWorkers,
+    ),
+    gauge(
+      'controller_runtime_max_concurrent_reconciles',
+      'Maximum number of concurrent reconciles per controller.',
+      (c) => c.stats().maxConcurrentReconciles,
+    ),
   ];
-  const counter = (name: string, help: string, labelNames = ['controller']) => new Counter({ name, help, labelNames, registers });
-  const reconcileTotal = counter('controller_runtime_reconcile_total', 'Total number of reconciliations per controller.', ['controller', 'result']);
-  const reconcileErrors = counter('controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller.');
-  const terminalErrors = counter('controller_runtime_terminal_reconcile_errors_total', 'Total number of terminal reconciliation errors per controller.');
-  const timeouts = counter('controller_runtime_reconcile_timeouts_total', 'Total number of reconciliation timeouts per controller.');
+  const counter = (name: string, help: string, labelNames = ['controller']) =>
+    new Counter({ name, help, labelNames, registers });
+  const reconcileTotal = counter(
+    'controller_runtime_reconcile_total',
+    'Total number of reconciliations per controller.',
+    ['controller', 'result'],
+  );
+  const reconcileErrors = counter(
+    'controller_runtime_reconcile_errors_total',
+    'Total number of reconciliation errors per controller.',
+  );
+  const terminalErrors = counter(
+    'controller_runtime_terminal_reconcile_errors_total',
+    'Total number of terminal reconciliation errors per controller.',
+  );
+  const timeouts = counter(
+    'controller_runtime_reconcile_timeouts_total',
+    'Total number of reconciliation timeouts per controller.',
+  );
   const reconcileTime = new Histogram({
     name: 'controller_runtime_reconcile_time_seconds',
     help: 'Length of time per reconciliation per controller.',
@@ -206,7 +236,7 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
   });
   const ownWritesTimeouts = counter(
     'rxkube_controller_own_writes_timeouts_total',
-    'Reconciles that went ahead on a cache that had not shown the key\'s own writes within readYourWritesTimeout.',
+    "Reconciles that went ahead on a cache that had not shown the key's own writes within readYourWritesTimeout.",
   );
   return (controller) => {
     const labels = { controller: controller.name };
@@ -233,42 +263,6 @@ function controllerMetrics(registers: Registers): (controller: Controller) => ()
       sub.unsubscribe();
       controllers.delete(controller);
       for (const g of gauges) g.remove(labels);
-    };
-  };
-}
-
-function informerMetrics(registers: Registers): (informer: InformerMetricsSource, labels: InformerMetricLabels) => () => void {
-  const informers = new Map<InformerMetricsSource, InformerMetricLabels>();
-  const gauge = (name: string, help: string, read: (i: InformerMetricsSource) => number | undefined) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ['name', 'group', 'version', 'resource'],
-      registers,
-      collect() {
-        for (const [inf, labels] of informers) {
-          const value = read(inf);
-          if (value !== undefined) this.set({ ...labels }, value);
-        }
-      },
-    });
-  const gauges = [
-    gauge(
-      'informer_store_resource_version',
-      'The resource version of the last list or event the informer has seen (numeric resource versions only).',
-      (inf) => {
-        const rv = inf.lastSyncResourceVersion();
-        return rv !== '' && Number.isFinite(Number(rv)) ? Number(rv) : undefined;
-      },
-    ),
-    gauge('informer_queued_items', 'Notifications waiting in the informer\'s handler buffers.', (inf) => inf.queuedItems()),
-    gauge('rxkube_informer_store_items', 'Objects in the informer store.', (inf) => inf.getStore().size),
-  ];
-  return (informer, labels) => {
-    informers.set(informer, labels);
-    return () => {
-      informers.delete(informer);
-      for (const g of gauges) g.remove({ ...labels });
     };
   };
 }

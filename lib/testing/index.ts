@@ -2,6 +2,13 @@
  * rxkube/testing: the fake Kubernetes API server and marble helpers for controller tests.
  * @packageDocumentation
  */
+import { clientNodeTransport } from '../transport/clientNode.js';
+import { provideKubeConfigTransport } from '../transport/kubeConfigTransport.js';
+
+// Node-only, as `rxkube` on Node: a KubeConfig (the fake server's kubeConfig()) gets the client-node
+// transport even where the runtime resolved rxkube's browser entry for `rxkube` itself.
+provideKubeConfigTransport((kubeConfig) => clientNodeTransport(kubeConfig));
+
 export {
   startFakeApiServer,
   DEFAULT_TOKEN,
@@ -22,6 +29,7 @@ export type {
 } from './fakeApiServer/faults/faults.js';
 export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/faults/remoteFaults.js';
 export type { FakeToken, DenyRule } from './fakeApiServer/auth/authenticator.js';
+export type { Stoppable } from './fakeApiServer/serverLifetime.js';
 export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
 export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/auth/certificates.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';

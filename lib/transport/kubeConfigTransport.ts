@@ -1,10 +1,28 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ConfigError } from '../configError.js';
 import { missingMethods } from '../meta/missingMethods.js';
-import { clientNodeTransport } from './clientNode.js';
 import { InvalidSourceError } from './invalidSourceError.js';
 import type { Transport } from './transport.js';
 
 const transports = new WeakMap<KubeConfig, Transport>();
+
+// The transport a KubeConfig gets. Set by the entries Node loads (lib/node.ts, rxkube/testing) to the
+// client-node transport, and by nothing else: a browser bundle of `rxkube` then carries no Node
+// transport (node:http, credentials, exec plugins) that it could never run.
+let kubeConfigTransport: ((kubeConfig: KubeConfig) => Transport) | undefined;
+
+/**
+ * Sets the transport that {@link transportFor} makes for a `KubeConfig`: `rxkube` on Node and
+ * `rxkube/testing` set `clientNodeTransport`. Internal to rxkube's entry points (not exported).
+ *
+ * @example
+ * ```ts
+ * provideKubeConfigTransport(clientNodeTransport);
+ * ```
+ */
+export function provideKubeConfigTransport(make: (kubeConfig: KubeConfig) => Transport): void {
+  kubeConfigTransport = make;
+}
 
 /**
  * Is `source` a {@link Transport} (it has a `request` method), rather than a `KubeConfig`?
@@ -27,6 +45,11 @@ export function isTransport(source: unknown): source is Transport {
  * (returned as is). One transport per `KubeConfig` object, so every ListWatch built from it shares
  * its connection pool.
  *
+ * A `KubeConfig` works where Node (or Bun, Deno) loaded rxkube (the package's `node` export
+ * condition, and `rxkube/testing`). Where a bundler resolved rxkube's browser entry, it is a
+ * {@link ConfigError}: pass a Transport (`fetchTransport`), or `clientNodeTransport(kubeConfig)`
+ * explicitly (e.g. in a jsdom test environment, which resolves browser conditions).
+ *
  * @example
  * ```ts
  * const transport = transportFor(kubeConfig); // clientNodeTransport(kubeConfig), once per KubeConfig
@@ -40,7 +63,15 @@ export function transportFor(source: KubeConfig | Transport): Transport {
   }
   let transport = transports.get(source);
   if (transport) return transport;
-  transport = clientNodeTransport(source);
+  if (!kubeConfigTransport) {
+    throw new ConfigError(
+      'source',
+      "a KubeConfig needs rxkube's Node transport, and this is rxkube's browser entry (the runtime or bundler did not resolve the `node` export condition): " +
+        'in a browser pass a Transport such as fetchTransport({ baseUrl }); on Node pass clientNodeTransport(kubeConfig) (e.g. in a jsdom test environment)',
+      { value: source },
+    );
+  }
+  transport = kubeConfigTransport(source);
   transports.set(source, transport);
   return transport;
 }

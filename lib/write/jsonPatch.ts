@@ -104,11 +104,21 @@ export function jsonPatch<T extends KubeObjectLike>(
   recipe: (draft: Draft<T>) => void,
   options: PatchOptions = {},
 ): JsonPatchOperation[] {
-  const base = plainCopy(obj) as T;
-  const [, patches] = patchingImmer().produceWithPatches(base, (draft: Draft<T>) => runSyncRecipe(recipe, draft));
-  const ops = toOperations(patches, base);
+  const { operations: ops } = recipePatch(obj, recipe);
   if (ops.length === 0) return ops;
   const rv = obj.metadata?.resourceVersion;
   if (options.resourceVersion === false || !rv) return ops;
   return [{ op: 'test', path: '/metadata/resourceVersion', value: rv }, ...ops];
+}
+
+/**
+ * Internal (not exported from the package): the RFC 6902 operations `recipe` makes to a plain copy
+ * of `obj` (`base`), and the object they lead to (`result`, sharing what did not change with
+ * `base`; `obj` is not modified). No `test` of the resource version. What {@link jsonPatch} and
+ * rxkube/webhooks' mutations are built on.
+ */
+export function recipePatch<T>(obj: T, recipe: (draft: Draft<T>) => void): { operations: JsonPatchOperation[]; result: T; base: T } {
+  const base = plainCopy(obj) as T;
+  const [result, patches] = patchingImmer().produceWithPatches(base, (draft: Draft<T>) => runSyncRecipe(recipe, draft));
+  return { operations: toOperations(patches, base), result: result as T, base };
 }

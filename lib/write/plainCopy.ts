@@ -25,7 +25,10 @@ export function plainCopy(value: unknown): unknown {
   const out: { [key: string]: unknown } = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === undefined) continue;
-    setOwn(out, isModel ? (RENAMED[k] ?? k) : k, plainCopy(v));
+    const key = isModel ? (RENAMED[k] ?? k) : k;
+    // defineProperty only where assignment would set the prototype (it is slow per key).
+    if (key === '__proto__') setOwn(out, key, plainCopy(v));
+    else out[key] = plainCopy(v);
   }
   return out;
 }

@@ -31,9 +31,21 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     let removeInformer: (() => void) | undefined;
     ts.run(() => {
       const deps = scriptedInformer(ts, [dep('a', '1'), dep('b', '1'), dep('t', '1')]);
-      const ctl = controller({ name: 'deps', for: deps, reconcile, scheduler: ts, concurrency: 2, rateLimiter: itemExponentialFailureRateLimiter({ baseMs: 5 }) });
+      const ctl = controller({
+        name: 'deps',
+        for: deps,
+        reconcile,
+        scheduler: ts,
+        concurrency: 2,
+        rateLimiter: itemExponentialFailureRateLimiter({ baseMs: 5 }),
+      });
       metrics.addController(ctl);
-      removeInformer = metrics.addInformer(deps, { name: 'deps', group: 'apps', version: 'v1', resource: 'deployments' });
+      removeInformer = metrics.addInformer(deps, {
+        name: 'deps',
+        group: 'apps',
+        version: 'v1',
+        resource: 'deployments',
+      });
       ctl.start();
       ts.schedule(() => {
         void ctl.stop();
@@ -42,11 +54,17 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     });
     const text = await registry.metrics();
     // a fails once then succeeds, b requeues after 1 s (not reached before stop), t is terminal.
-    expect(line(text, 'controller_runtime_reconcile_total{controller="deps",result="success"}')).toMatch(/ 1$/);
+    expect(line(text, 'controller_runtime_reconcile_total{controller="deps",result="success"}')).toMatch(
+      / 1$/,
+    );
     expect(line(text, 'controller_runtime_reconcile_total{controller="deps",result="error"}')).toMatch(/ 2$/);
-    expect(line(text, 'controller_runtime_reconcile_total{controller="deps",result="requeue_after"}')).toMatch(/ 1$/);
+    expect(
+      line(text, 'controller_runtime_reconcile_total{controller="deps",result="requeue_after"}'),
+    ).toMatch(/ 1$/);
     expect(line(text, 'controller_runtime_reconcile_errors_total{controller="deps"}')).toMatch(/ 2$/);
-    expect(line(text, 'controller_runtime_terminal_reconcile_errors_total{controller="deps"}')).toMatch(/ 1$/);
+    expect(line(text, 'controller_runtime_terminal_reconcile_errors_total{controller="deps"}')).toMatch(
+      / 1$/,
+    );
     expect(line(text, 'controller_runtime_reconcile_timeouts_total{controller="deps"}')).toMatch(/ 0$/);
     expect(line(text, 'controller_runtime_reconcile_time_seconds_count{controller="deps"}')).toMatch(/ 4$/);
     // Each reconcile held 100 virtual ms.
@@ -56,20 +74,38 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     expect(line(text, 'workqueue_adds_total{name="deps",controller="deps"}')).toMatch(/ 4$/);
     expect(line(text, 'workqueue_retries_total{name="deps",controller="deps"}')).toMatch(/ 1$/);
     expect(line(text, 'workqueue_work_duration_seconds_count{name="deps",controller="deps"}')).toMatch(/ 4$/);
-    expect(line(text, 'workqueue_queue_duration_seconds_count{name="deps",controller="deps"}')).toMatch(/ 4$/);
+    expect(line(text, 'workqueue_queue_duration_seconds_count{name="deps",controller="deps"}')).toMatch(
+      / 4$/,
+    );
     expect(line(text, 'workqueue_depth{name="deps",controller="deps",priority="0"}')).toMatch(/ \d+$/);
     expect(line(text, 'workqueue_unfinished_work_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
-    expect(line(text, 'workqueue_longest_running_processor_seconds{name="deps",controller="deps"}')).toMatch(/ 0$/);
-    expect(line(text, 'informer_store_resource_version{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 1$/);
-    expect(line(text, 'informer_queued_items{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 0$/);
-    expect(line(text, 'rxkube_informer_store_items{name="deps",group="apps",version="v1",resource="deployments"}')).toMatch(/ 3$/);
+    expect(line(text, 'workqueue_longest_running_processor_seconds{name="deps",controller="deps"}')).toMatch(
+      / 0$/,
+    );
+    expect(
+      line(
+        text,
+        'informer_store_resource_version{name="deps",group="apps",version="v1",resource="deployments"}',
+      ),
+    ).toMatch(/ 1$/);
+    expect(
+      line(text, 'informer_queued_items{name="deps",group="apps",version="v1",resource="deployments"}'),
+    ).toMatch(/ 0$/);
+    expect(
+      line(text, 'rxkube_informer_store_items{name="deps",group="apps",version="v1",resource="deployments"}'),
+    ).toMatch(/ 3$/);
     removeInformer?.();
     expect(line(await registry.metrics(), 'informer_store_resource_version{')).toBeUndefined();
   });
 
   it('gauges are read at scrape time: depth and in-flight ages of a standalone queue', async () => {
     let now = 0;
-    const scheduler = { now: () => now, schedule: () => { throw new Error('no timers in this test'); } };
+    const scheduler = {
+      now: () => now,
+      schedule: () => {
+        throw new Error('no timers in this test');
+      },
+    };
     const registry = new Registry();
     const q = workQueue<string>({ name: 'jobs', scheduler: scheduler as never });
     q.add('a');
@@ -83,7 +119,9 @@ describe('rxkube/prometheus on a real prom-client Registry', () => {
     expect(line(text, 'workqueue_depth{name="jobs",controller="jobs",priority="0"}')).toMatch(/ 1$/);
     expect(line(text, 'workqueue_depth{name="jobs",controller="jobs",priority="-100"}')).toMatch(/ 1$/);
     expect(line(text, 'workqueue_adds_total{name="jobs",controller="jobs"}')).toMatch(/ 3$/);
-    expect(line(text, 'workqueue_longest_running_processor_seconds{name="jobs",controller="jobs"}')).toMatch(/ 2\.5$/);
+    expect(line(text, 'workqueue_longest_running_processor_seconds{name="jobs",controller="jobs"}')).toMatch(
+      / 2\.5$/,
+    );
     remove();
     expect(line(await registry.metrics(), 'workqueue_depth{')).toBeUndefined();
   });

@@ -4,6 +4,7 @@ import { fetchTransport } from '../../lib/transport/fetchTransport.js';
 import { isTransport, transportFor } from '../../lib/transport/kubeConfigTransport.js';
 import { InvalidSourceError } from '../../lib/transport/invalidSourceError.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
+import { ConfigError } from '../../lib/configError.js';
 
 const kubeConfig = (): KubeConfig => {
   const kc = new KubeConfig();
@@ -23,7 +24,16 @@ describe('transportFor', () => {
     expect(transportFor(t)).toBe(t);
   });
 
-  it('makes one client-node transport per KubeConfig object, shared by every ListWatch built from it', () => {
+  // Runs first: nothing in this file has loaded an entry that provides the Node transport yet, as in
+  // a browser bundle of rxkube's index entry.
+  it('without the Node entry (rxkube in a browser bundle), a KubeConfig is a ConfigError that says what to pass instead', () => {
+    const kc = kubeConfig();
+    expect(() => transportFor(kc)).toThrow(ConfigError);
+    expect(() => transportFor(kc)).toThrow(/pass a Transport such as fetchTransport\(\{ baseUrl \}\); on Node pass clientNodeTransport\(kubeConfig\)/);
+  });
+
+  it('makes one client-node transport per KubeConfig object once rxkube on Node (lib/node.ts) is loaded, shared by every ListWatch built from it', async () => {
+    await import('../../lib/node.js');
     const kc = kubeConfig();
     expect(isTransport(kc)).toBe(false);
     const t = transportFor(kc);

@@ -10,6 +10,7 @@ import type { FaultControl } from './faults/faults.js';
 import type { PatchType } from './registry/patch.js';
 import type { CreateOptions, DeleteOptions } from './registry/store.js';
 import type { RecordedRequest } from './handlers/requestLog.js';
+import type { Stoppable } from './serverLifetime.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from './resources.js';
 import type { Recording } from '../record/recording.js';
 import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServer.js';
@@ -168,6 +169,20 @@ export interface FakeApiServer {
    * follow at their recorded times on `options.scheduler` (default the server's).
    */
   replay(recording: Recording, options?: ServerReplayOptions): ServerReplay;
-  /** Closes the server and every socket, open watches included. */
+  /**
+   * Registers something that runs against the server (a factory, a controller, a leader elector:
+   * anything with `shutdown()`, `stop()` or `[Symbol.asyncDispose]()`); `close()` stops it first,
+   * newest first. Returns it. (What is made from `kubeConfig()` registers itself; this is for the rest.)
+   */
+  use<T extends Stoppable>(thing: T): T;
+  /**
+   * Closes the server and every socket, open watches included. First it stops, newest first, what
+   * was made from its `kubeConfig()` and still runs (factories, controllers, leader electors) and
+   * what `use()` registered; then, if anything but `use()`'s was still running or watching, it says
+   * so in one message naming each (and each open watch's User-Agent and resource) and what to call,
+   * through the `warn` option.
+   */
   close(): Promise<void>;
+  /** `close()`: `await using api = await startFakeApiServer()` closes the server when the scope ends, a failing test's included. */
+  [Symbol.asyncDispose](): Promise<void>;
 }

@@ -17,6 +17,11 @@ import type { ResourceDefinition } from './resources.js';
  * ```
  */
 export interface FakeApiServerOptions {
+  /**
+   * Where `close()` says what was still running or watching when it was called: a function, or
+   * `false` for nothing. By default `console.warn`, unless the environment has `RXKUBE_LOG=off`.
+   */
+  readonly warn?: false | ((message: string) => void);
   /** Serve plain HTTP instead of HTTPS (HTTPS with a generated CA is the default). */
   readonly http?: boolean;
   /** 0 (the default) picks a free port. */

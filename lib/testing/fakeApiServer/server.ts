@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { checkClientNode } from '../../transport/clientNodeCheck.js';
+import { loadClientNode } from '../../transport/clientNodeLoad.js';
 import { Authenticator } from './auth/authenticator.js';
 import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './auth/certificates.js';
 import { createServerContext } from './context.js';
@@ -8,6 +9,8 @@ import type { FakeApiServer, FakeApiServerOptions } from './fakeApiServer.js';
 import { kubeConfigBuilder } from './auth/kubeConfig.js';
 import { listen } from './handlers/listener.js';
 import { watchCounter } from './watch/openWatches.js';
+import { openWatchDescriptions, serverLifetime, unstoppedMessage } from './serverLifetime.js';
+import { attachLifetime } from '../../meta/lifetime.js';
 import { applyPatch } from './registry/patch.js';
 import { requestLog } from './handlers/requestLog.js';
 import { routeRequest } from './handlers/router.js';
@@ -42,7 +45,7 @@ export const DEFAULT_TOKEN = 'rxkube-fake-admin-token';
  */
 export async function startFakeApiServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
   checkClientNode(); // loading client-node 2 on Node < 22.19 would crash the process
-  const clientNode = await import('@kubernetes/client-node');
+  const clientNode = await loadClientNode();
   const { ctx, faults, cancelWaits } = createServerContext(options);
   const { storage, registry, types, hub, scheduler } = ctx;
   const certAuth = !options.http && (options.clientCertificateAuth ?? false);
@@ -65,6 +68,8 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
   const kubeConfigText = kubeConfigBuilder({ url, caCert: certs?.caCert, defaultToken, certAuth, issueClientCertificate });
   let closed: Promise<void> | undefined;
+  const lifetime = serverLifetime();
+  const warn = warnerOf(options.warn);
   const replays = new Set<ServerReplay>();
   const replay = (...args: Parameters<FakeApiServer['replay']>): ServerReplay => {
     const r = replayIntoServer(ctx, ...args);
@@ -73,7 +78,7 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   };
   if (options.replay) replay(options.replay);
 
-  return {
+  const api: FakeApiServer = {
     url,
     port,
     caCert: certs?.caCert,
@@ -91,8 +96,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     kubeConfig: (o) => {
       const kc = new clientNode.KubeConfig();
       kc.loadFromString(kubeConfigText(o));
-      return kc;
+      // What is made from it (factories, controllers, electors) registers with this server's lifetime.
+      return attachLifetime(kc, lifetime);
     },
+    use: (thing) => lifetime.use(thing),
+    // `await using api = await startFakeApiServer()` closes it when the scope ends (Node 20 has the symbol).
+    [Symbol.asyncDispose]: () => api.close(),
     kubeConfigText,
     writeKubeConfig: (file, o) => writeFile(file, kubeConfigText(o), { mode: 0o600 }),
     issueClientCertificate,
@@ -106,13 +115,29 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     replay,
     ...dataPlane(storage, registry, types),
     close: () =>
-      (closed ??= new Promise<void>((resolve) => {
+      (closed ??= (async () => {
+        // Before anything stops: who still watches, to name them if they were not stopped first.
+        const watching = openWatchDescriptions(hub);
+        const { stillRunning, used, errors } = await lifetime.end();
         cancelWaits();
         for (const r of replays) r.cancel();
         for (const s of hub.all()) s.destroy();
-        listener.close(resolve);
+        await new Promise<void>((resolve) => listener.close(resolve));
         watches.clear();
-      })),
+        // Watches of what api.use() registered were stopped on purpose: named only beside a leak.
+        const message = unstoppedMessage(url, stillRunning, used === 0 || stillRunning.length > 0 ? watching : []);
+        if (message) warn(errors.length === 0 ? message : `${message} Stopping them failed: ${errors.map(String).join('; ')}`);
+      })()),
+  };
+  return api;
+}
+
+/** Where close() says what still ran: `options.warn`, else console.warn unless `RXKUBE_LOG=off`. */
+function warnerOf(option: FakeApiServerOptions['warn']): (message: string) => void {
+  if (option === false) return () => undefined;
+  if (option) return option;
+  return (message) => {
+    if (process.env['RXKUBE_LOG'] !== 'off') console.warn(message);
   };
 }
 

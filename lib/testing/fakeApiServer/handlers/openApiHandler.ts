@@ -7,6 +7,7 @@ import { methodNotAllowed } from '../status.js';
 import { allGroupVersionDocuments, discoveryV3, swaggerV2, type OpenApiSource } from '../discovery/openapi/documents.js';
 import type { ClientNodeModels } from '../discovery/openapi/modelSchemas.js';
 import { swaggerV2Protobuf } from '../discovery/openapi/swaggerProtobuf.js';
+import { loadClientNode } from '../../../transport/clientNodeLoad.js';
 
 /** The media types client-go asks `/openapi/v2` for (gnostic's protobuf): the old one with `@`, and the one kube answers with. */
 const OPENAPI_V2_PROTOBUF = ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'];
@@ -58,7 +59,7 @@ export async function serveOpenApi(ctx: ServerContext, req: IncomingMessage, res
     notAcceptable(res);
     return;
   }
-  const models = (await import('@kubernetes/client-node')) as unknown as ClientNodeModels;
+  const models = (await loadClientNode()) as unknown as ClientNodeModels;
   const source: OpenApiSource = { types: ctx.types.all(), crds: storedCrds(ctx), models, hasStatus: (t) => ctx.types.strategyOf(t).status !== undefined };
   if (url.pathname === '/openapi/v2') {
     if (!protobufV2) {

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonObject, ResourceType } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 import { attributesOf, modelClassOf, type ClientNodeModels } from '../discovery/openapi/modelSchemas.js';
+import { loadClientNode } from '../../../transport/clientNodeLoad.js';
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -39,7 +40,7 @@ export async function checkFieldValidation(type: ResourceType, body: unknown, qu
   if (!type.builtIn || mode === 'Ignore' || !isObject(body)) return;
   // An unknown mode was refused before (schema/writeQuery.ts: the 422 of ValidateCreateOptions).
   if (mode !== 'Strict' && mode !== 'Warn') return;
-  const models = (await import('@kubernetes/client-node')) as unknown as ClientNodeModels;
+  const models = (await loadClientNode()) as unknown as ClientNodeModels;
   const cls = modelClassOf(models, type.group, type.version, type.kind);
   if (!cls) return;
   const unknown: string[] = [];

@@ -30,7 +30,7 @@ const wildcardRe = anchored(WILDCARD_SUBDOMAIN);
  */
 export function regexError(msg: string, re: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${re}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${re}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${re}')`;
 }
 
 /**

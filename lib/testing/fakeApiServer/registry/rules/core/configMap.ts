@@ -3,7 +3,7 @@ import type { FieldError } from '../../../status.js';
 import type { TypeRules } from '../../typeRules.js';
 import { forbidden, index, invalidValue, tooLong } from '../../../schema/fieldErrors.js';
 import { invalidEach } from '../support/errors.js';
-import { isObject, semanticEqual } from '../support/json.js';
+import { isObject, strictEqual } from '../support/json.js';
 import { isConfigMapKey } from '../support/names.js';
 
 // ConfigMap (core/v1): ValidateConfigMap (keys, at most 1 MiB in all) and ValidateConfigMapUpdate
@@ -47,7 +47,7 @@ export function immutableData(obj: JsonObject, old: JsonObject, fields: Readonly
   if (old.immutable !== true) return [];
   const errs: FieldError[] = [];
   if (obj.immutable !== true) errs.push(forbidden('immutable', 'field is immutable when `immutable` is set'));
-  for (const f of fields) if (!semanticEqual(obj[f] ?? {}, old[f] ?? {})) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
+  for (const f of fields) if (!strictEqual(obj[f] ?? {}, old[f] ?? {})) errs.push(forbidden(f, 'field is immutable when `immutable` is set'));
   return errs;
 }
 

@@ -161,6 +161,26 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * Go's `reflect.DeepEqual` on JSON: exact values and key sets, key order aside (for maps such as
+ * a ConfigMap's data, where a key with an empty value is still a key).
+ *
+ * @example
+ * ```ts
+ * strictEqual({ a: '' }, {}); // false
+ * ```
+ */
+export function strictEqual(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => strictEqual(x, b[i]));
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && strictEqual(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/**
  * A map (labels, selectors) as Go's `json.Marshal` prints it in an error: keys sorted.
  *
  * @example

@@ -10,10 +10,24 @@ import { isConfigMapKey } from '../support/names.js';
 // (an `immutable` ConfigMap keeps its data and stays immutable). SetDefaults_ConfigMap's empty
 // `data` is not visible on the wire (omitempty), so nothing is defaulted.
 
-/** core.MaxSecretSize, the cap on a ConfigMap's or Secret's data. */
+/**
+ * core.MaxSecretSize, the cap on a ConfigMap's or Secret's data (1 MiB).
+ *
+ * @example
+ * ```ts
+ * size > MAX_DATA_SIZE; // kube's `Too long: may not be more than 1048576 bytes`
+ * ```
+ */
 export const MAX_DATA_SIZE = 1024 * 1024;
 
-/** The decoded length of a base64 value (what Go's []byte holds). */
+/**
+ * The decoded length of a base64 value (what Go's []byte holds).
+ *
+ * @example
+ * ```ts
+ * base64Length('aGk='); // 2
+ * ```
+ */
 export const base64Length = (v: unknown): number => (typeof v === 'string' ? Buffer.from(v, 'base64').length : 0);
 
 function validateConfigMap(cm: JsonObject): FieldError[] {

@@ -12,7 +12,14 @@ import { validateOnlyAddedTolerations } from './tolerations.js';
 
 const MAX_INT32 = 2147483647;
 
-/** The fields kube names as mutable. */
+/**
+ * The fields kube names as mutable in a Pod update's Forbidden message.
+ *
+ * @example
+ * ```ts
+ * `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS}`;
+ * ```
+ */
 export const UPDATABLE_POD_SPEC_FIELDS =
   '`spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 

@@ -109,7 +109,14 @@ export function dnsLabelNameWarning(name: unknown, usedIn: string): string[] {
   return msgs.length === 0 ? [] : [`metadata.name: this is used in ${usedIn}, which can result in surprising behavior; a DNS label is recommended: [${msgs.join(' ')}]`];
 }
 
-/** What {@link templateWorkloadWarnings} looks at: the object, its template, and the old ones on update. */
+/**
+ * What {@link templateWorkloadWarnings} looks at: the object, its template, and the old ones on update.
+ *
+ * @example
+ * ```ts
+ * const input: TemplateWarningInput = { obj, old: undefined, template: obj.spec.template, oldTemplate: undefined, templatePath: 'spec.template', nameWarning: true };
+ * ```
+ */
 export interface TemplateWarningInput {
   readonly obj: JsonObject;
   readonly old: JsonObject | undefined;

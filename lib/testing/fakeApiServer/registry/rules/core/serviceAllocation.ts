@@ -11,9 +11,24 @@ import { isHeadless, needsHealthCheck, needsNodePort, serviceType } from './serv
 // fields, cluster IPs from the service CIDR, node ports, the health check node port. The fake
 // cluster is single-stack IPv4, like envtest: IPv6 and RequireDualStack are refused as there.
 
-/** kube-apiserver's default `--service-cluster-ip-range` (envtest's too); the allocator should serve it. */
+/**
+ * kube-apiserver's default `--service-cluster-ip-range` (envtest's too): the allocator behind
+ * `Allocators.clusterIP` should serve it, so that out-of-range messages name the right range.
+ *
+ * @example
+ * ```ts
+ * inIPv4Cidr('10.0.0.7', SERVICE_CLUSTER_IP_RANGE); // true
+ * ```
+ */
 export const SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';
-/** The default `--service-node-port-range`. */
+/**
+ * The default `--service-node-port-range`, 30000-32767.
+ *
+ * @example
+ * ```ts
+ * const last = NODE_PORT_RANGE.base + NODE_PORT_RANGE.size - 1; // 32767
+ * ```
+ */
 export const NODE_PORT_RANGE = { base: 30000, size: 2768 } as const;
 
 const nodePortRangeText = `${NODE_PORT_RANGE.base}-${NODE_PORT_RANGE.base + NODE_PORT_RANGE.size - 1}`;

@@ -5,20 +5,67 @@ import { ensureObject, listAt, objectAt, objectsAt, semanticEqual, setDefault, s
 // (normalizeClusterIPs, patchAllocatedValues, dropTypeDependentFields) that make a resubmitted
 // manifest without the allocated clusterIP and nodePorts an update, not a change.
 
-/** Type helpers of pkg/api/service and the Service registry. */
+/**
+ * A Service's `spec.type` (`''` when unset).
+ *
+ * @example
+ * ```ts
+ * serviceType({ spec: { type: 'NodePort' } }); // 'NodePort'
+ * ```
+ */
 export const serviceType = (svc: JsonObject): string => stringAt(objectAt(svc, 'spec'), 'type');
-/** A Service with a load balancer or node ports, or external IPs (`ExternallyAccessible`). */
+
+/**
+ * `ExternallyAccessible`: a LoadBalancer, a NodePort, or a ClusterIP with external IPs.
+ *
+ * @example
+ * ```ts
+ * externallyAccessible({ spec: { type: 'ClusterIP', externalIPs: ['1.2.3.4'] } }); // true
+ * ```
+ */
 export const externallyAccessible = (svc: JsonObject): boolean => {
   const type = serviceType(svc);
   return type === 'LoadBalancer' || type === 'NodePort' || (type === 'ClusterIP' && listAt(objectAt(svc, 'spec'), 'externalIPs').length > 0);
 };
-/** A LoadBalancer with `externalTrafficPolicy: Local` (`NeedsHealthCheck`). */
+
+/**
+ * `NeedsHealthCheck`: a LoadBalancer with `externalTrafficPolicy: Local`.
+ *
+ * @example
+ * ```ts
+ * needsHealthCheck({ spec: { type: 'LoadBalancer', externalTrafficPolicy: 'Local' } }); // true
+ * ```
+ */
 export const needsHealthCheck = (svc: JsonObject): boolean => serviceType(svc) === 'LoadBalancer' && stringAt(objectAt(svc, 'spec'), 'externalTrafficPolicy') === 'Local';
-/** Every type but ExternalName gets cluster IPs. */
+
+/**
+ * Every type but ExternalName gets cluster IPs.
+ *
+ * @example
+ * ```ts
+ * needsClusterIP({ spec: { type: 'ExternalName' } }); // false
+ * ```
+ */
 export const needsClusterIP = (svc: JsonObject): boolean => serviceType(svc) !== 'ExternalName';
-/** NodePort and LoadBalancer Services get node ports. */
+
+/**
+ * NodePort and LoadBalancer Services get node ports.
+ *
+ * @example
+ * ```ts
+ * needsNodePort({ spec: { type: 'LoadBalancer' } }); // true
+ * ```
+ */
 export const needsNodePort = (svc: JsonObject): boolean => serviceType(svc) === 'NodePort' || serviceType(svc) === 'LoadBalancer';
-/** A headless Service (`clusterIP: None`). */
+
+/**
+ * A headless Service (`clusterIP: None`).
+ *
+ * @example
+ * ```ts
+ * isHeadless({ spec: { clusterIP: 'None' } }); // true
+ * ```
+ */
 export const isHeadless = (svc: JsonObject): boolean => {
   const spec = objectAt(svc, 'spec');
   return stringAt(spec, 'clusterIP') === 'None' || listAt(spec, 'clusterIPs')[0] === 'None';

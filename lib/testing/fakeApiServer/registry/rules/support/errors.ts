@@ -40,10 +40,24 @@ export const notFound = (field: string, value: unknown): FieldError => ({
  */
 export const invalidOmitted = (field: string, detail: string): FieldError => invalidValue(field, undefined, detail, true);
 
-/** apimachinery's `IsNegativeErrorMsg`. */
+/**
+ * apimachinery's `IsNegativeErrorMsg`.
+ *
+ * @example
+ * ```ts
+ * invalidValue('spec.replicas', -1, IS_NEGATIVE);
+ * ```
+ */
 export const IS_NEGATIVE = 'must be greater than or equal to 0';
 
-/** apimachinery's `FieldImmutableErrorMsg`. */
+/**
+ * apimachinery's `FieldImmutableErrorMsg`.
+ *
+ * @example
+ * ```ts
+ * invalidValue('spec.selector', selector, FIELD_IMMUTABLE);
+ * ```
+ */
 export const FIELD_IMMUTABLE = 'field is immutable';
 
 /**

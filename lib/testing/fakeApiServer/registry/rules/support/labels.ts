@@ -96,6 +96,11 @@ interface Requirement {
 /**
  * A selector as `LabelSelectorAsSelector` makes it: `nothing` for a nil selector, `invalid`
  * where it returns an error, else its requirements (none: selects everything).
+ *
+ * @example
+ * ```ts
+ * const s: ParsedSelector = { kind: 'requirements', requirements: [] }; // selects everything
+ * ```
  */
 export type ParsedSelector = { readonly kind: 'nothing' } | { readonly kind: 'invalid' } | { readonly kind: 'requirements'; readonly requirements: ReadonlyArray<Requirement> };
 

@@ -3,12 +3,26 @@
 // (`0.5` -> `500m`, `1024Mi` -> `1Gi`, `1000` -> `1k`) unless the input already was canonical,
 // in which case Go keeps the caller's string. Values are exact: a bigint scaled by 10^exp.
 
-/** The pattern kube's error quotes. */
+/**
+ * The pattern kube's decoding error quotes.
+ *
+ * @example
+ * ```ts
+ * `quantities must match the regular expression '${QUANTITY_PATTERN}'`;
+ * ```
+ */
 export const QUANTITY_PATTERN = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
 
 type Format = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-/** A parsed quantity: `sign * mantissa * 10^exp`, its format, and the input kept when canonical. */
+/**
+ * A parsed quantity: `sign * mantissa * 10^exp`, its format, and the input kept when canonical.
+ *
+ * @example
+ * ```ts
+ * parseQuantity('1500m'); // { negative: false, mantissa: 1500n, exp: -3, format: 'DecimalSI', cached: '1500m' }
+ * ```
+ */
 export interface Quantity {
   readonly negative: boolean;
   readonly mantissa: bigint;

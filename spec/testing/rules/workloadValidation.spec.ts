@@ -185,3 +185,43 @@ describe('ReplicationController', () => {
     ]);
   });
 });
+
+// A pod template that is a struct in Go (every workload's but the ReplicationController's) is
+// defaulted even when absent, so kube reports only what the user must give: no restartPolicy,
+// dnsPolicy or terminationGracePeriodSeconds "Required value".
+describe('an absent pod template', () => {
+  const selector = { matchLabels: { app: 'a' } };
+  const metadata = { name: 'web', namespace: 'default', uid: 'u-1' };
+
+  it('Deployment, ReplicaSet, DaemonSet: the selector mismatch and the containers', () => {
+    for (const [id, kind] of [['deployments.apps', 'Deployment'], ['replicasets.apps', 'ReplicaSet'], ['daemonsets.apps', 'DaemonSet']]) {
+      expect(createCauses(id, { apiVersion: 'apps/v1', kind, metadata, spec: { selector } })).toEqual([
+        'spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`',
+        'spec.template.spec.containers: Required value',
+      ]);
+    }
+    expect(defaulted('deployments.apps', deployment({ selector })).spec).toMatchObject({
+      template: { spec: { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler', securityContext: {} } },
+    });
+  });
+
+  it('Job and CronJob: the containers and the restart policy Jobs need', () => {
+    expect(createCauses('jobs.batch', { apiVersion: 'batch/v1', kind: 'Job', metadata, spec: {} })).toEqual([
+      'spec.template.spec.containers: Required value',
+      'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+    ]);
+    expect(createCauses('cronjobs.batch', { apiVersion: 'batch/v1', kind: 'CronJob', metadata, spec: { schedule: '* * * * *' } })).toEqual([
+      'spec.jobTemplate.spec.template.spec.containers: Required value',
+      'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+    ]);
+  });
+
+  it('Pod and PodTemplate: only the containers', () => {
+    expect(createCauses('pods', { apiVersion: 'v1', kind: 'Pod', metadata })).toEqual(['spec.containers: Required value']);
+    expect(createCauses('podtemplates', { apiVersion: 'v1', kind: 'PodTemplate', metadata })).toEqual(['template.spec.containers: Required value']);
+  });
+
+  it('ReplicationController: its template is a pointer, so it is required and not made up', () => {
+    expect(createCauses('replicationcontrollers', { apiVersion: 'v1', kind: 'ReplicationController', metadata, spec: { selector: { app: 'a' } } })).toEqual(['spec.template: Required value']);
+  });
+});

@@ -24,7 +24,7 @@ function defaultDaemonSet(obj: JsonObject): void {
     setDefault(rollingUpdate, 'maxSurge', 0);
   }
   setDefault(spec, 'revisionHistoryLimit', 10);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(ensureObject(spec, 'template'));
 }
 
 function validateUpdateStrategy(spec: JsonObject): FieldError[] {

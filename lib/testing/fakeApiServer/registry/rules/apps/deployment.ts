@@ -25,7 +25,7 @@ function defaultDeployment(obj: JsonObject): void {
   }
   setDefault(spec, 'revisionHistoryLimit', 10);
   setDefault(spec, 'progressDeadlineSeconds', 600);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(ensureObject(spec, 'template'));
 }
 
 /** The internal DeploymentStrategy as kube prints it in "Unsupported value" (Go field names). */

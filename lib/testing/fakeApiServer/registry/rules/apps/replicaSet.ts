@@ -13,7 +13,7 @@ import { immutableSelector, specTemplateWarningInput, validateRequiredSelector, 
 function defaultReplicaSet(obj: JsonObject): void {
   const spec = ensureObject(obj, 'spec');
   setDefault(spec, 'replicas', 1);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(ensureObject(spec, 'template'));
 }
 
 function validateReplicaSetSpec(obj: JsonObject): FieldError[] {

@@ -32,7 +32,7 @@ function defaultStatefulSet(obj: JsonObject): void {
   for (const key of ['whenDeleted', 'whenScaled']) if (typeof retention[key] !== 'string' || retention[key] === '') retention[key] = 'Retain';
   setDefault(spec, 'replicas', 1);
   setDefault(spec, 'revisionHistoryLimit', 10);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(ensureObject(spec, 'template'));
   for (const [claim] of objectsAt(spec, 'volumeClaimTemplates')) {
     const status = ensureObject(claim, 'status');
     if (typeof status.phase !== 'string' || status.phase === '') status.phase = 'Pending';

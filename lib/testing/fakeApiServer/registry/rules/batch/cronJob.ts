@@ -23,11 +23,9 @@ function defaultCronJob(obj: JsonObject): void {
   setDefault(spec, 'suspend', false);
   setDefault(spec, 'successfulJobsHistoryLimit', 3);
   setDefault(spec, 'failedJobsHistoryLimit', 1);
-  const jobSpec = objectAt(objectAt(spec, 'jobTemplate'), 'spec');
-  if (jobSpec) {
-    defaultPodFailurePolicy(jobSpec);
-    defaultPodTemplate(jobSpec.template);
-  }
+  const jobSpec = ensureObject(ensureObject(spec, 'jobTemplate'), 'spec');
+  defaultPodFailurePolicy(jobSpec);
+  defaultPodTemplate(ensureObject(jobSpec, 'template'));
 }
 
 function validateSchedule(spec: JsonObject, oldSpec: JsonObject | undefined): FieldError[] {

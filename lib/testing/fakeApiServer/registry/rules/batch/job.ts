@@ -48,7 +48,7 @@ function defaultJob(job: JsonObject): void {
   setDefault(spec, 'podReplacementPolicy', isObject(spec.podFailurePolicy) ? 'Failed' : 'TerminatingOrFailed');
   setDefault(spec, 'manualSelector', false);
   defaultPodFailurePolicy(spec);
-  defaultPodTemplate(spec.template);
+  defaultPodTemplate(ensureObject(spec, 'template'));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../../resources.js';
-import { isObject, objectAt, objectsAt, setDefault, setDefaultString } from '../support/json.js';
+import { ensureObject, isObject, objectAt, objectsAt, setDefault, setDefaultString } from '../support/json.js';
 import { defaultQuantityField, defaultResourceList } from '../support/resourceLists.js';
 import { defaultContainer, defaultPodContainer } from './containerDefaults.js';
 
@@ -107,17 +107,20 @@ export function defaultPodSpec(spec: JsonObject): void {
 }
 
 /**
- * A pod template's defaults (its spec; the template's metadata has none).
+ * A pod template's defaults (its spec; the template's metadata has none). The template's spec is
+ * a struct in Go, so an absent one is defaulted as the zero PodSpec (`restartPolicy`, `dnsPolicy`,
+ * ... are set and validation then reports only what the user must give, such as `containers`).
+ * Callers pass templates that are structs in Go through {@link ensureObject}; a nil pointer
+ * template (ReplicationController's) is not defaulted.
  *
  * @example
  * ```ts
- * defaultPodTemplate(deployment.spec.template);
+ * defaultPodTemplate(ensureObject(deployment.spec, 'template'));
  * ```
  */
 export function defaultPodTemplate(template: unknown): void {
   if (!isObject(template)) return;
-  const spec = objectAt(template, 'spec');
-  if (spec) defaultPodSpec(spec);
+  defaultPodSpec(ensureObject(template, 'spec'));
 }
 
 /**
@@ -130,8 +133,7 @@ export function defaultPodTemplate(template: unknown): void {
  * ```
  */
 export function defaultPod(pod: JsonObject): void {
-  const spec = objectAt(pod, 'spec');
-  if (!spec) return;
+  const spec = ensureObject(pod, 'spec');
   const hostNetwork = spec.hostNetwork === true;
   for (const [c] of objectsAt(spec, 'containers')) defaultPodContainer(c, hostNetwork);
   for (const [c] of objectsAt(spec, 'initContainers')) defaultPodContainer(c, hostNetwork);

@@ -1,5 +1,6 @@
 import type { TypeRules } from '../../typeRules.js';
 import { decodingDefaults } from '../support/decoding.js';
+import { ensureObject } from '../support/json.js';
 import { defaultPodTemplate } from './podSpecDefaults.js';
 import { validatePodTemplateSpec } from './podTemplateValidation.js';
 
@@ -14,7 +15,7 @@ import { validatePodTemplateSpec } from './podTemplateValidation.js';
  * ```
  */
 export const podTemplateRules: TypeRules = {
-  defaults: decodingDefaults('PodTemplate', (pt) => defaultPodTemplate(pt.template)),
+  defaults: decodingDefaults('PodTemplate', (pt) => defaultPodTemplate(ensureObject(pt, 'template'))),
   validateCreate: (pt) => validatePodTemplateSpec(pt.template ?? {}, 'template'),
   validateUpdate: (pt) => validatePodTemplateSpec(pt.template ?? {}, 'template'),
 };

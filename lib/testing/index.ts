@@ -71,6 +71,7 @@ export {
   type RecordedStream,
   type RecordedTraffic,
 } from './record/recording.js';
+export type { Redaction } from './record/redaction.js';
 export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
 export type { StreamRef } from './record/timeline.js';
 export type { ServerReplay, ServerReplayOptions } from './record/replayIntoServer.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { RxkubeError } from '../../errors.js';
 import type { Resource } from '../../listwatch/resource.js';
+import type { Redaction } from './redaction.js';
 
 /**
  * One recorded list-and-watch stream: a resource, and the namespace and selectors it was watched with.
@@ -29,7 +30,8 @@ export type RecordedObject = { readonly [field: string]: unknown };
 
 /**
  * One line of a recording (JSON lines). `t` is milliseconds since the recording started.
- * - `header`: first line; the format, when it started, and the streams (index = `stream` below).
+ * - `header`: first line; the format, when it started, the streams (index = `stream` below), and
+ *   what was blanked (`redacted`; absent when nothing was).
  * - `list`: a whole list (all its pages) of one stream, and its resourceVersion.
  * - `event`: one watch event of one stream, as received (`MALFORMED` keeps the line).
  * - `end`: last line, written by `stop()`.
@@ -40,7 +42,14 @@ export type RecordedObject = { readonly [field: string]: unknown };
  * ```
  */
 export type RecordingEntry =
-  | { readonly type: 'header'; readonly format: typeof RECORDING_FORMAT; readonly version: 1; readonly startedAt: string; readonly streams: ReadonlyArray<RecordedStream> }
+  | {
+      readonly type: 'header';
+      readonly format: typeof RECORDING_FORMAT;
+      readonly version: 1;
+      readonly startedAt: string;
+      readonly streams: ReadonlyArray<RecordedStream>;
+      readonly redacted?: ReadonlyArray<Redaction>;
+    }
   | { readonly type: 'list'; readonly stream: number; readonly t: number; readonly resourceVersion: string; readonly items: ReadonlyArray<RecordedObject> }
   | { readonly type: 'event'; readonly stream: number; readonly t: number; readonly event: RecordedEvent }
   | { readonly type: 'end'; readonly t: number };
@@ -82,6 +91,8 @@ export interface Recording {
   readonly entries: ReadonlyArray<RecordedTraffic>;
   /** When `stop()` was called (ms since the start); undefined for a recording cut short. */
   readonly endedAt?: number;
+  /** What the recorder blanked (Secrets' values, see `recordTraffic`'s `redactSecrets`); absent when nothing. */
+  readonly redacted?: ReadonlyArray<Redaction>;
 }
 
 /**
@@ -147,7 +158,8 @@ export function parseRecording(text: string): Recording {
     if (e.type === 'end') endedAt = e.t;
     else entries.push(e);
   }
-  return { startedAt: String(header['startedAt']), streams, entries, ...(endedAt !== undefined ? { endedAt } : {}) };
+  const redacted = Array.isArray(header['redacted']) ? (header['redacted'] as Redaction[]) : undefined;
+  return { startedAt: String(header['startedAt']), streams, entries, ...(endedAt !== undefined ? { endedAt } : {}), ...(redacted ? { redacted } : {}) };
 }
 
 /**

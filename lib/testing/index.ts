@@ -73,5 +73,6 @@ export {
 } from './record/recording.js';
 export type { Redaction } from './record/redaction.js';
 export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
+export { replaySettleTime, type ReplaySettleOptions } from './record/replaySettleTime.js';
 export type { StreamRef } from './record/timeline.js';
 export type { ServerReplay, ServerReplayOptions } from './record/replayIntoServer.js';

@@ -98,7 +98,7 @@ describe('the default convertor', () => {
     expect(rfc3339(undefined)).toBe('0001-01-01T00:00:00Z');
   });
 
-  it.each(['roles.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io', 'validatingwebhookconfigurations.admissionregistration.k8s.io'])(
+  it.each(['roles.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io', 'limitranges'])(
     '%s print with it',
     (id) => {
       expect(printerFor(id)).toBe(defaultPrinter);

@@ -2,6 +2,16 @@
 // kubectl users see most have kube's columns; every other type prints with the default convertor
 // (Name, Created At); custom resources print from their CRD's printer columns.
 import { daemonSetPrinter, deploymentPrinter, replicaSetPrinter, replicationControllerPrinter, statefulSetPrinter } from './workloads.js';
+import {
+  controllerRevisionPrinter,
+  csrPrinter,
+  podTemplatePrinter,
+  priorityClassPrinter,
+  resourceQuotaPrinter,
+  runtimeClassPrinter,
+  validatingAdmissionPolicyPrinter,
+  webhookConfigurationPrinter,
+} from './admin.js';
 import { cronJobPrinter, jobPrinter } from './batch.js';
 import { configMapPrinter, leasePrinter, namespacePrinter, nodePrinter, secretPrinter, serviceAccountPrinter } from './cluster.js';
 import { defaultPrinter } from './defaultConvertor.js';
@@ -59,6 +69,15 @@ export const builtInPrinters: ReadonlyMap<string, TablePrinter> = new Map<string
   ['rolebindings.rbac.authorization.k8s.io', roleBindingPrinter],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingPrinter],
   ['storageclasses.storage.k8s.io', storageClassPrinter],
+  ['podtemplates', podTemplatePrinter],
+  ['resourcequotas', resourceQuotaPrinter],
+  ['controllerrevisions.apps', controllerRevisionPrinter],
+  ['mutatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationPrinter],
+  ['validatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationPrinter],
+  ['validatingadmissionpolicies.admissionregistration.k8s.io', validatingAdmissionPolicyPrinter],
+  ['priorityclasses.scheduling.k8s.io', priorityClassPrinter],
+  ['runtimeclasses.node.k8s.io', runtimeClassPrinter],
+  ['certificatesigningrequests.certificates.k8s.io', csrPrinter],
 ]);
 
 /**

@@ -9,6 +9,8 @@ import {
   printerFor,
   tableOfList,
   tableOfObject,
+  tableWatch,
+  type Table,
   type TableRequest,
 } from '../../../lib/testing/fakeApiServer/printers/index.js';
 import { rfc3339 } from '../../../lib/testing/fakeApiServer/printers/defaultConvertor.js';
@@ -146,5 +148,20 @@ describe('builtInPrinters', () => {
       expect(cells).toHaveLength(printer.columns.length);
       for (const c of cells) expect(['string', 'number', 'boolean'].includes(typeof c) || c === null).toBe(true);
     }
+  });
+});
+
+describe('tableWatch', () => {
+  it('turns each event into a one-row Table, with column definitions in the first only; Statuses pass', () => {
+    const toTable = tableWatch(printerFor('pods'), { includeObject: 'None', groupVersion: 'meta.k8s.io/v1', now: NOW });
+    const status = { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired' };
+    expect(toTable({ type: 'ERROR', object: status })).toEqual({ type: 'ERROR', object: status });
+    const first = toTable({ type: 'ADDED', object: pods[0] });
+    const second = toTable({ type: 'MODIFIED', object: pods[1] });
+    const bookmark = toTable({ type: 'BOOKMARK', object: { kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '9' } } });
+    expect(first).toMatchObject({ type: 'ADDED', object: { kind: 'Table', metadata: { resourceVersion: '7' }, columnDefinitions: printerFor('pods').columns } });
+    expect((first.object as Table).rows.map((r) => r.cells[0])).toEqual(['a']);
+    expect(second).toMatchObject({ type: 'MODIFIED', object: { kind: 'Table', columnDefinitions: null, rows: [{ cells: expect.arrayContaining(['b']), object: null }] } });
+    expect(bookmark).toMatchObject({ type: 'BOOKMARK', object: { kind: 'Table', metadata: { resourceVersion: '9' }, columnDefinitions: null } });
   });
 });

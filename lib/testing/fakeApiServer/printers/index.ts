@@ -28,6 +28,7 @@ export { includeObjectOption, tableOfList, tableOfObject, type TableListMeta, ty
 export { customResourcePrinter, printerColumnsOf, type PrinterColumn } from './customResourceColumns.js';
 export { defaultPrinter } from './defaultConvertor.js';
 export { humanDuration } from './humanDuration.js';
+export { tableWatch, type WatchEventObject } from './watchTables.js';
 
 /**
  * The built-in printers by resource type id (`pods`, `deployments.apps`, `events.events.k8s.io`, ...).

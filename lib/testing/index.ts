@@ -70,8 +70,8 @@ export {
   type RecordedObject,
   type RecordedStream,
   type RecordedTraffic,
+  type Redaction,
 } from './record/recording.js';
-export type { Redaction } from './record/redaction.js';
 export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
 export { replaySettleTime, type ReplaySettleOptions } from './record/replaySettleTime.js';
 export type { StreamRef } from './record/timeline.js';

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { RxkubeError } from '../../errors.js';
 import type { Resource } from '../../listwatch/resource.js';
-import type { Redaction } from './redaction.js';
 
 /**
  * One recorded list-and-watch stream: a resource, and the namespace and selectors it was watched with.
@@ -16,6 +15,20 @@ export interface RecordedStream {
   readonly namespace?: string;
   readonly labelSelector?: string;
   readonly fieldSelector?: string;
+}
+
+/**
+ * What a recording blanked, as its header says: for objects of `kind`, the values at `fields`
+ * (keys kept, values `""`).
+ *
+ * @example
+ * ```ts
+ * const r: Redaction = { kind: 'Secret', fields: ['data', 'stringData'] };
+ * ```
+ */
+export interface Redaction {
+  readonly kind: string;
+  readonly fields: ReadonlyArray<string>;
 }
 
 /**

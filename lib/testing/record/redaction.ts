@@ -3,24 +3,10 @@
 // values included, in the `kubectl.kubernetes.io/last-applied-configuration` annotation. Keys stay
 // (they say what the Secret holds, and a controller's test may read them). managedFields name fields
 // only (FieldsV1 is a set of paths such as `f:data: {f:password: {}}`), so they hold no value.
-import type { RecordedObject } from './recording.js';
+import type { RecordedObject, Redaction } from './recording.js';
 
 /** kubectl's annotation with the last applied manifest (client-side apply). */
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-
-/**
- * What a recording blanked, as its header says: for objects of `kind`, the values at `fields`
- * (keys kept, values `""`).
- *
- * @example
- * ```ts
- * const r: Redaction = { kind: 'Secret', fields: ['data', 'stringData'] };
- * ```
- */
-export interface Redaction {
-  readonly kind: string;
-  readonly fields: ReadonlyArray<string>;
-}
 
 /**
  * The redactions recordTraffic applies unless `redactSecrets: false`.

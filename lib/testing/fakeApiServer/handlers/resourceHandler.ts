@@ -4,7 +4,7 @@ import { writeManager } from '../fields/fieldManager.js';
 import { queryBool, writeJson } from './http.js';
 import { parseBody, parseJsonBody, readBody } from '../wire/body.js';
 import { listObjects, writeList } from './listHandler.js';
-import { negotiateOutput } from '../wire/outputForm.js';
+import { negotiateOutput, partialObjectMetadataJson } from '../wire/outputForm.js';
 import { shardOf } from '../storage/shardSelector.js';
 import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from '../registry/patch.js';
@@ -15,6 +15,7 @@ import type { ResourceType } from '../resources.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { badRequest, methodNotAllowed, notFound } from '../status.js';
 import { serveWatch } from './watchHandler.js';
+import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
 import { deleteOptions, servesSubresource } from './deleteOptions.js';
 import { writeOptionsOf, warningHeaders } from '../schema/writeQuery.js';
 
@@ -33,14 +34,22 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const contentType = req.headers['content-type'];
   const writeOptions = writeOptionsOf(query, info.verb);
   switch (info.verb) {
-    case 'get':
-      writeJson(res, 200, registry.get(type, ns, info.name).json);
+    case 'get': {
+      // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
+      const form = negotiateOutput(req.headers.accept, 'get');
+      const table = tableOutputOf(ctx, type, form, query);
+      const stored = registry.get(type, ns, info.name);
+      writeJson(res, 200, table ? tableObjectJson(ctx, table, stored) : form === 'metadata' ? partialObjectMetadataJson(stored.json) : stored.json);
       return;
+    }
     case 'list': {
       const q = parseListQuery(query, false, ctx.watchList);
       const form = negotiateOutput(req.headers.accept, 'list');
+      const table = tableOutputOf(ctx, type, form, query);
       const shard = shardOf(query, ctx.shardedListAndWatch);
-      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q, shard), form, shard);
+      const result = await listObjects(ctx, type, ns || undefined, q, shard);
+      if (table) writeTableList(res, ctx, table, result);
+      else await writeList(res, type, result, form, shard);
       return;
     }
     case 'watch': {
@@ -49,7 +58,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
         query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
       }
       const q = parseListQuery(query, true, ctx.watchList);
-      await serveWatch(ctx, res, type, ns || undefined, q, negotiateOutput(req.headers.accept, 'watch'), shardOf(query, ctx.shardedListAndWatch));
+      const form = negotiateOutput(req.headers.accept, 'watch');
+      await serveWatch(ctx, res, type, ns || undefined, q, form, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query));
       return;
     }
     case 'create': {

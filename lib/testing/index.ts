@@ -92,7 +92,9 @@ export {
   type RecordedObject,
   type RecordedStream,
   type RecordedTraffic,
+  type Redaction,
 } from './record/recording.js';
 export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
+export { replaySettleTime, type ReplaySettleOptions } from './record/replaySettleTime.js';
 export type { StreamRef } from './record/timeline.js';
 export type { ServerReplay, ServerReplayOptions } from './record/replayIntoServer.js';

@@ -42,10 +42,10 @@ describe('kubectl against the fake API server', () => {
     expect(kubectl).toBeDefined();
   });
 
-  it('kubectl get lists the pods with NAME/AGE columns', async () => {
+  it('kubectl get lists the pods with the server’s Table columns (kube’s pod printer)', async () => {
     const out = await run('get', 'pods', '-n', 'default');
     const lines = out.trim().split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+AGE$/);
+    expect(lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['alpha', 'beta', 'gamma']);
   });
 

@@ -15,6 +15,8 @@ import { Controllers } from './controllers/controllers.js';
 import { CustomResourceSchemas } from './schema/customResourceSchemas.js';
 import { realisticPod } from './seedPods.js';
 import { Storage } from './storage/storage.js';
+import { parseStored } from './storage/storedObject.js';
+import { customResourceDefinitionType } from './registry/customResourceDefinitions.js';
 import { WatchHub } from './watch/watchHub.js';
 import { denyListAuthorizer } from './auth/authorizer.js';
 import type { ServerContext } from './handlers/serverContext.js';
@@ -83,10 +85,17 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();
   storage.onChange(schemas.listener());
-  storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
+  storage.onChange(serveCustomResourceDefinitions(types, storage)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
   storage.onChange((c) => controllers.observe(c));
-  storage.onChange(establishCustomResourceDefinitions(store, scheduler, () => store.timestamp()));
+  storage.onChange(
+    establishCustomResourceDefinitions(
+      store,
+      scheduler,
+      () => store.timestamp(),
+      () => [...storage.snapshot(customResourceDefinitionType, storage.resourceVersion)].map(parseStored),
+    ),
+  );
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
   const ctx: ServerContext = {
     storage,

@@ -3,7 +3,8 @@ import type { JsonObject } from '../resources.js';
 
 /**
  * Which credential a kubeconfig of the fake API server carries: a token, a client certificate
- * (inline data), or, by default, the server's default credential.
+ * (inline data), both (clients send both; the server, as kube-apiserver's authenticator chain,
+ * authenticates the certificate first), or, by default, the server's default credential.
  *
  * @example
  * ```ts
@@ -37,7 +38,14 @@ export function kubeConfigBuilder({ url, caCert, defaultToken, certAuth, issueCl
   let defaultCertificate: ClientCertificate | undefined;
   const credential = (o?: FakeKubeConfigOptions): JsonObject => {
     const cert = o?.clientCertificate ?? (o?.token === undefined && certAuth ? (defaultCertificate ??= issueClientCertificate('admin', ['system:masters'])) : undefined);
-    if (cert) return { 'client-certificate-data': Buffer.from(cert.cert).toString('base64'), 'client-key-data': Buffer.from(cert.key).toString('base64') };
+    // Both given: both kept, as a kubeconfig user may hold both (the server, as kube's, tries the certificate first).
+    if (cert) {
+      return {
+        ...(o?.token !== undefined ? { token: o.token } : {}),
+        'client-certificate-data': Buffer.from(cert.cert).toString('base64'),
+        'client-key-data': Buffer.from(cert.key).toString('base64'),
+      };
+    }
     const token = o?.token ?? defaultToken;
     return token ? { token } : {};
   };

@@ -22,6 +22,7 @@ import { parseListQuery } from './listOptions.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ServerContext } from './serverContext.js';
 import { serveWatch } from './watchHandler.js';
+import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
 
 const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 const SUBRESOURCE_VERB: { readonly [verb: string]: string } = { get: 'get', update: 'update', patch: 'patch', create: 'create' };
@@ -62,14 +63,22 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const storageApiVersion = ctx.types.storageOf(type).apiVersion;
   const full = outputFor('full', type, storageApiVersion);
   switch (info.verb) {
-    case 'get':
-      writeJson(res, 200, full.object(ctx.registry.get(type, ns, info.name).json));
+    case 'get': {
+      // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
+      const form = negotiateOutput(req.headers.accept, 'get');
+      const table = tableOutputOf(ctx, type, form, query);
+      const stored = ctx.registry.get(type, ns, info.name);
+      writeJson(res, 200, table ? tableObjectJson(ctx, table, stored) : outputFor(form, type, storageApiVersion).object(stored.json));
       return;
+    }
     case 'list': {
       const q = parseListQuery(query, false, ctx.watchList);
+      const form = negotiateOutput(req.headers.accept, 'list');
+      const table = tableOutputOf(ctx, type, form, query);
       const shard = shardOf(query, ctx.shardedListAndWatch);
-      const output = outputFor(negotiateOutput(req.headers.accept, 'list'), type, storageApiVersion);
-      await writeList(res, output, await listObjects(ctx, type, ns || undefined, q, shard), shard);
+      const result = await listObjects(ctx, type, ns || undefined, q, shard);
+      if (table) writeTableList(res, ctx, table, result);
+      else await writeList(res, outputFor(form, type, storageApiVersion), result, shard);
       return;
     }
     case 'watch': {
@@ -78,8 +87,9 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
         query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
       }
       const q = parseListQuery(query, true, ctx.watchList);
-      const output = outputFor(negotiateOutput(req.headers.accept, 'watch'), type, storageApiVersion);
-      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch));
+      const form = negotiateOutput(req.headers.accept, 'watch');
+      const output = outputFor(form, type, storageApiVersion);
+      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query));
       return;
     }
     default:

@@ -48,12 +48,12 @@ describe('impersonation', () => {
     throw new Error('did not throw');
   };
 
-  it('acts as the user once each part is allowed, in system:authenticated', () => {
+  it('acts as the user once each part is allowed; an impersonated ServiceAccount is in its groups', () => {
     expect(impersonate(user, headers({}), authorize)).toBe(user);
-    expect(impersonate(user, headers({ 'impersonate-user': ['bob'] }), authorize)).toEqual({ name: 'bob', groups: ['system:authenticated'], extra: {} });
+    expect(impersonate(user, headers({ 'impersonate-user': ['bob'] }), authorize)).toEqual({ name: 'bob', groups: [], extra: {} });
     expect(impersonate(user, headers({ 'impersonate-user': ['system:serviceaccount:shop:app'] }), authorize)).toEqual({
       name: 'system:serviceaccount:shop:app',
-      groups: ['system:serviceaccounts', 'system:serviceaccounts:shop', 'system:authenticated'],
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:shop'],
       extra: {},
     });
   });

@@ -1,14 +1,15 @@
 // Impersonation (AS endpoints/filters/impersonation.go): `Impersonate-User`, `Impersonate-Group`,
 // `Impersonate-Uid` and `Impersonate-Extra-<key>` headers make the request act as another user,
 // each one authorized first with the verb `impersonate` on users (or the ServiceAccount itself),
-// groups, uids and userextras. A ServiceAccount impersonated without groups gets its own; the
-// impersonated user is in `system:authenticated` unless it is anonymous or named
-// `system:unauthenticated`.
+// groups, uids and userextras. A ServiceAccount impersonated without groups gets its own. kube then
+// puts the impersonated user in `system:authenticated` (unless anonymous, or in
+// `system:unauthenticated`): the same rule as for any authenticated user, so callers apply
+// `withAuthenticatedGroup` to both alike.
 import { badRequest } from '../status.js';
 import type { ResourceAttributes } from './attributes.js';
 import type { Authorizer } from './authorizer.js';
 import { forbiddenError } from './forbidden.js';
-import { ANONYMOUS, GROUPS, serviceAccountGroups, splitServiceAccountUsername, type UserInfo } from './userInfo.js';
+import { serviceAccountGroups, splitServiceAccountUsername, type UserInfo } from './userInfo.js';
 
 /**
  * The impersonation headers of a request (header names lower-cased, as Node gives them).
@@ -56,7 +57,7 @@ const asks = (h: ImpersonationHeaders): boolean => h.user !== undefined || h.uid
 
 /**
  * The user a request acts as: the requestor, or the one it impersonates once each part is
- * authorized. Throws kube's 403 for a part the requestor may not impersonate, and a 400 for groups,
+ * authorized (before `system:authenticated` is added, see above). Throws kube's 403 for a part the requestor may not impersonate, and a 400 for groups,
  * uid or extras without a user.
  *
  * @example
@@ -79,6 +80,5 @@ export function impersonate(requestor: UserInfo, h: ImpersonationHeaders, author
   if (h.uid !== undefined) check('uids', 'authentication.k8s.io', h.uid);
   for (const [key, values] of Object.entries(h.extra)) for (const v of values) check('userextras', 'authentication.k8s.io', v, '', key);
   const groups = [...(h.groups.length === 0 && sa ? serviceAccountGroups(sa.namespace) : h.groups)];
-  if (h.user !== ANONYMOUS && !groups.includes(GROUPS.authenticated) && !groups.includes(GROUPS.unauthenticated)) groups.push(GROUPS.authenticated);
   return { name: h.user, ...(h.uid !== undefined && { uid: h.uid }), groups, extra: h.extra };
 }

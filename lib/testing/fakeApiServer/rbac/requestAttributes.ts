@@ -37,6 +37,30 @@ function exactName(selector: string | null | undefined): string | undefined {
 }
 
 /**
+ * The name a request is authorized for: its own, or, for a list or watch, the one its field
+ * selector requires (`metadata.name=x`).
+ *
+ * @example
+ * ```ts
+ * authorizationName({ ...info, verb: 'list', name: '' }, new URLSearchParams('fieldSelector=metadata.name=a')); // 'a'
+ * ```
+ */
+export function authorizationName(info: RequestFacts, query: URLSearchParams): string {
+  if (info.name || (info.verb !== 'list' && info.verb !== 'watch')) return info.name;
+  return exactName(query.get('fieldSelector')) ?? exactName(info.nameFieldSelector) ?? '';
+}
+
+/**
+ * The namespace a request is authorized in: its own, or, for a Namespace, that namespace.
+ *
+ * @example
+ * ```ts
+ * authorizationNamespace({ ...info, resource: 'namespaces', namespace: '', name: 'shop' }); // 'shop'
+ * ```
+ */
+export const authorizationNamespace = (info: RequestFacts): string => (info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace);
+
+/**
  * The authorizer's attributes of a request by `user`.
  *
  * @example
@@ -46,8 +70,6 @@ function exactName(selector: string | null | undefined): string | undefined {
  */
 export function requestAttributes(info: RequestFacts, path: string, query: URLSearchParams, user: UserInfo): AuthorizationAttributes {
   if (!info.isResourceRequest) return { kind: 'nonResource', user, verb: info.verb, path };
-  let name = info.name;
-  if (!name && (info.verb === 'list' || info.verb === 'watch')) name = exactName(query.get('fieldSelector')) ?? exactName(info.nameFieldSelector) ?? '';
-  const namespace = info.resource === 'namespaces' && !info.namespace ? info.name : info.namespace;
-  return { kind: 'resource', user, verb: info.verb, group: info.group, version: info.version, resource: info.resource, subresource: info.subresource, name, namespace };
+  const { verb, group, version, resource, subresource } = info;
+  return { kind: 'resource', user, verb, group, version, resource, subresource, name: authorizationName(info, query), namespace: authorizationNamespace(info) };
 }

@@ -15,6 +15,20 @@ const MIN_EXPIRATION_S = 600;
 const MAX_EXPIRATION_S = 2 ** 32;
 
 /**
+ * What a TokenRequest asks for (`authentication.k8s.io/v1` TokenRequestSpec).
+ *
+ * @example
+ * ```ts
+ * const spec: TokenRequestSpec = { audiences: ['vault'], expirationSeconds: 600, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web-0' } };
+ * ```
+ */
+export interface TokenRequestSpec {
+  readonly audiences?: ReadonlyArray<string>;
+  readonly expirationSeconds?: number;
+  readonly boundObjectRef?: { readonly kind: 'Pod' | 'Secret' | 'Node'; readonly apiVersion: string; readonly name: string; readonly uid?: string };
+}
+
+/**
  * Where a TokenRequest is posted and what answers it.
  *
  * @example

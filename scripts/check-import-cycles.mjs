@@ -92,6 +92,7 @@ export const LAYERS = [
   ['watch', ['watch/']],
   ['fields', ['fields/']],
   ['schema', ['schema/']],
+  ['rbac', ['rbac/']],
   ['admission', ['admission/']],
   ['registry', ['registry/']],
   ['controllers', ['controllers/']],

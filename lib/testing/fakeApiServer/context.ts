@@ -12,7 +12,9 @@ import { CustomResourceSchemas } from './schema/customResourceSchemas.js';
 import { realisticPod } from './seedPods.js';
 import { Storage } from './storage/storage.js';
 import { WatchHub } from './watch/watchHub.js';
-import { denyListAuthorizer } from './auth/authorizer.js';
+import { accessAuthorizers, denyListAuthorizer } from './auth/authorizer.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrapPolicy.js';
+import { serverAccessControl } from './serverAccess.js';
 import type { ServerContext } from './handlers/serverContext.js';
 
 export type { ServerContext };
@@ -67,6 +69,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   storage.onChange((c) => controllers.observe(c));
   storage.onChange(establishCustomResourceDefinitions(registry, scheduler, () => new Date(Math.floor(scheduler.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z')));
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
+  const { access, tokenObjects } = serverAccessControl(storage, types, scheduler, options);
   const ctx: ServerContext = {
     storage,
     registry,
@@ -81,12 +84,19 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     shardedListAndWatch: options.shardedListAndWatch ?? false,
     tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
     slowMs: 0,
-    authorizers: [denyListAuthorizer],
+    authorizers: [denyListAuthorizer, ...accessAuthorizers(access)],
+    access,
+    tokenObjects,
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     registry.create(types.resolve('namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+  if (access.mode === 'RBAC') {
+    // kube-apiserver's bootstrap policy; the aggregation controller fills admin, edit and view.
+    for (const role of bootstrapClusterRoles) registry.create(types.resolve('clusterroles.rbac.authorization.k8s.io'), '', structuredClone(role));
+    for (const binding of bootstrapClusterRoleBindings) registry.create(types.resolve('clusterrolebindings.rbac.authorization.k8s.io'), '', structuredClone(binding));
   }
   for (let i = 0; i < (options.seedPods ?? 0); i++) {
     const pod = realisticPod(i);

@@ -3,6 +3,7 @@ import type { Resource } from '../../listwatch/resource.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
 import type { FakeToken } from './auth/authenticator.js';
 import type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+import type { TokenRequestSpec } from './rbac/tokenRequest.js';
 import type { ClientCertificate, ClientCertificateOptions } from './auth/certificates.js';
 import type { FaultControl } from './faults/faults.js';
 import type { PatchType } from './registry/patch.js';
@@ -14,6 +15,7 @@ import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServ
 
 export type { FakeApiServerOptions } from './options.js';
 export type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+export type { TokenRequestSpec } from './rbac/tokenRequest.js';
 
 /**
  * The metadata the server guarantees on a stored object.
@@ -111,6 +113,12 @@ export interface FakeApiServer {
   addToken(token: FakeToken): void;
   /** Stops accepting a token (from the next request on: open watches go on, as in kube). True if it was known. */
   revokeToken(token: string): boolean;
+  /**
+   * Issues a ServiceAccount token as `POST .../serviceaccounts/{name}/token` does (same defaults,
+   * checks and errors, thrown as `ApiStatusError`); the server authenticates it as that
+   * ServiceAccount until it expires, or the ServiceAccount (or bound object) is deleted.
+   */
+  createToken(namespace: string, name: string, spec?: TokenRequestSpec): { readonly token: string; readonly expirationTimestamp: string };
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition | Resource): ResourceType;
   /**

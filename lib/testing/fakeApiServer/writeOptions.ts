@@ -39,4 +39,21 @@ export interface WriteOptions {
   readonly warnings?: string[];
   /** Set when the write is a PATCH (strict decoding errors are worded per patch type). */
   readonly patchType?: PatchType;
+  /** Who writes, for an HTTP request (the registry's write guard checks RBAC escalation); unset in process. */
+  readonly user?: WriteUser;
+}
+
+/**
+ * The user of a write, as authorization sees it (rbac/userInfo.ts's UserInfo).
+ *
+ * @example
+ * ```ts
+ * const user: WriteUser = { name: 'alice', groups: ['system:authenticated'] };
+ * ```
+ */
+export interface WriteUser {
+  readonly name: string;
+  readonly uid?: string;
+  readonly groups: ReadonlyArray<string>;
+  readonly extra?: { readonly [key: string]: ReadonlyArray<string> };
 }

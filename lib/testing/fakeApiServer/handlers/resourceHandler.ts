@@ -12,6 +12,7 @@ import { readObjectBody } from '../wire/protobuf/protobufBody.js';
 import { checkFieldValidation } from '../wire/fieldValidation.js';
 import type { RequestInfo } from './requestInfo.js';
 import type { ResourceType } from '../resources.js';
+import type { WriteUser } from '../writeOptions.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { badRequest, methodNotAllowed, notFound } from '../status.js';
 import { serveWatch } from './watchHandler.js';
@@ -19,7 +20,7 @@ import { deleteOptions, servesSubresource } from './deleteOptions.js';
 import { writeOptionsOf, warningHeaders } from '../schema/writeQuery.js';
 
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
-export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams): Promise<void> {
+export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams, user?: WriteUser): Promise<void> {
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
   const ns = type.namespaced ? info.namespace : '';
   if (info.subresource && !servesSubresource(type, info.subresource, info.verb)) throw notFound(type, info.name);
@@ -31,7 +32,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     throw badRequest(`dryRun=${query.get('dryRun')} is not supported by this fake API server; nothing was changed`);
   }
   const contentType = req.headers['content-type'];
-  const writeOptions = writeOptionsOf(query, info.verb);
+  // Writes carry the user for the registry's write guard (RBAC escalation).
+  const writeOptions = { ...writeOptionsOf(query, info.verb), ...(user && { user }) };
   switch (info.verb) {
     case 'get':
       writeJson(res, 200, registry.get(type, ns, info.name).json);

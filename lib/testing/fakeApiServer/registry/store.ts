@@ -1,5 +1,6 @@
 import type { Random } from '../random.js';
 import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
+import type { WriteUser } from '../writeOptions.js';
 import type { Selectors } from '../storage/selectors.js';
 import { applyPatch, type PatchType } from './patch.js';
 import type { Storage } from '../storage/storage.js';
@@ -81,11 +82,33 @@ export interface PatchWriter {
 }
 
 /**
+ * A check of a write by a user before it is stored (kube's policy-based RBAC storage): throws the
+ * StatusError refusing it. `old` is the stored object of an update.
+ *
+ * @example
+ * ```ts
+ * registry.writeGuard = ({ type, object, user }) => { if (refuses(type, object, user)) throw forbidden; };
+ * ```
+ */
+export type WriteGuard = (write: {
+  readonly type: ResourceType;
+  readonly namespace: string;
+  /** The name in the URL ('' on create). */
+  readonly name: string;
+  readonly object: JsonObject;
+  readonly old: JsonObject | undefined;
+  readonly user: WriteUser;
+}) => void;
+
+/**
  * Write semantics of kube's generic registry (APISERVER.md §5): create, update with optimistic
  * concurrency, patch, delete with preconditions and finalizers, no event on a no-op write. Used by
  * both the HTTP handlers and the in-process data-plane helpers, so they behave the same.
  */
 export class Registry {
+  /** Checks the writes of HTTP requests (their options carry the user). */
+  writeGuard: WriteGuard | undefined;
+
   constructor(
     private readonly storage: Storage,
     private readonly types: ResourceTypes,
@@ -179,6 +202,7 @@ export class Registry {
     if (type.id === 'namespaces') prepareNamespaceForCreate(obj);
     else if (!options?.withStatus) prepareStatusForCreate(type, obj);
     if (this.schemas?.covers(type)) this.schemas.admit(type, obj, undefined, options);
+    if (options?.user) this.writeGuard?.({ type, namespace, name: '', object: obj, old: undefined, user: options.user });
     this.fields.record(type, undefined, obj, options?.owner ?? IN_PROCESS);
     return this.storage.put(type, obj);
   }
@@ -224,6 +248,7 @@ export class Registry {
       delete nextMeta.deletionGracePeriodSeconds;
     }
     if (this.schemas?.covers(type)) this.schemas.admit(type, next, prev ?? parseStored(old), options);
+    if (options?.user) this.writeGuard?.({ type, namespace, name, object: next, old: prev, user: options.user });
     if (type.setsGeneration) {
       nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev, subresource) ? 1 : 0);
     } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;

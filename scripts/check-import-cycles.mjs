@@ -93,6 +93,7 @@ export const LAYERS = [
   ['fields', ['fields/']],
   ['schema', ['schema/']],
   ['printers', ['printers/']],
+  ['rbac', ['rbac/']],
   ['admission', ['admission/']],
   ['registry', ['registry/']],
   ['controllers', ['controllers/']],

@@ -31,6 +31,8 @@ export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/faults/re
 export type { FakeToken, DenyRule } from './fakeApiServer/auth/authenticator.js';
 export type { Stoppable } from './fakeApiServer/serverLifetime.js';
 export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
+export type { TokenRequestSpec } from './fakeApiServer/rbac/tokenRequest.js';
+export type { AuthorizationMode } from './fakeApiServer/rbac/accessControl.js';
 export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/auth/certificates.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
 export type { PatchType } from './fakeApiServer/registry/patch.js';

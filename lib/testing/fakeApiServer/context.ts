@@ -18,7 +18,10 @@ import { Storage } from './storage/storage.js';
 import { parseStored } from './storage/storedObject.js';
 import { customResourceDefinitionType } from './registry/customResourceDefinitions.js';
 import { WatchHub } from './watch/watchHub.js';
-import { denyListAuthorizer } from './auth/authorizer.js';
+import { accessAuthorizers, denyListAuthorizer } from './auth/authorizer.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrapPolicy.js';
+import { serverAccessControl } from './serverAccess.js';
+import { rbacEscalation } from './auth/rbacWriteGuard.js';
 import type { ServerContext } from './handlers/serverContext.js';
 
 export type { ServerContext };
@@ -72,6 +75,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const types: ResourceTypes = new ResourceTypes(builtInStrategies(rules), (t) => schemas.stage(t));
   for (const def of options.resources ?? []) types.register(def);
   const namespaces = () => types.resolve('namespaces');
+  const { access, tokenObjects } = serverAccessControl(storage, types, scheduler, options);
   const admission = new AdmissionChain([
     namespaceLifecycle({
       phaseOf: (ns) => {
@@ -80,6 +84,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
       },
       ...(options.autoCreateNamespaces ?? false ? { create: (ns: string) => void now(store.create(namespaces(), '', { metadata: { name: ns } }, { sync: true })) } : {}),
     }),
+    rbacEscalation(access),
   ]);
   const store = new Registry({ storage, types, rng, now: () => scheduler.now(), admission });
   const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
@@ -112,11 +117,20 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     shardedListAndWatch: options.shardedListAndWatch ?? false,
     tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
     slowMs: 0,
-    authorizers: [denyListAuthorizer],
+    authorizers: [denyListAuthorizer, ...accessAuthorizers(access)],
+    access,
+    tokenObjects,
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
   seed(ctx, options);
+  if (access.mode === 'RBAC') {
+    // kube-apiserver's bootstrap policy; the aggregation controller fills admin, edit and view.
+    const roles = types.resolve('clusterroles.rbac.authorization.k8s.io');
+    const bindings = types.resolve('clusterrolebindings.rbac.authorization.k8s.io');
+    for (const role of bootstrapClusterRoles) now(store.create(roles, '', structuredClone(role), { sync: true }));
+    for (const binding of bootstrapClusterRoleBindings) now(store.create(bindings, '', structuredClone(binding), { sync: true }));
+  }
   store.afterWrite = () => controllers.settle(); // after the seeds: they need no controller
   return {
     ctx,

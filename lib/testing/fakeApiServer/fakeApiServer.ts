@@ -3,6 +3,7 @@ import type { Resource } from '../../listwatch/resource.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
 import type { FakeToken } from './auth/authenticator.js';
 import type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+import type { TokenRequestSpec } from './rbac/tokenRequest.js';
 import type { ClientCertificate, ClientCertificateOptions } from './auth/certificates.js';
 import type { AdmissionPlugin } from './admission/attributes.js';
 import type { AdmissionStage } from './admission/chain.js';
@@ -17,6 +18,7 @@ import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServ
 
 export type { FakeApiServerOptions } from './options.js';
 export type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+export type { TokenRequestSpec } from './rbac/tokenRequest.js';
 
 /**
  * The metadata the server guarantees on a stored object.
@@ -139,6 +141,12 @@ export interface FakeApiServer {
    * webhooks): register in-process plugins that may change or refuse writes (see docs/testing.md).
    */
   readonly admission: AdmissionControl;
+  /**
+   * Issues a ServiceAccount token as `POST .../serviceaccounts/{name}/token` does (same defaults,
+   * checks and errors, thrown as `ApiStatusError`); the server authenticates it as that
+   * ServiceAccount until it expires, or the ServiceAccount (or bound object) is deleted.
+   */
+  createToken(namespace: string, name: string, spec?: TokenRequestSpec): { readonly token: string; readonly expirationTimestamp: string };
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition | Resource): ResourceType;
   /**

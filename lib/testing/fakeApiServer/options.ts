@@ -1,6 +1,7 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Recording } from '../record/recording.js';
 import type { FakeToken } from './auth/authenticator.js';
+import type { AuthorizationMode } from './rbac/accessControl.js';
 import type { GarbageCollectionMode } from './controllers/controllers.js';
 import type { TypeRules } from './registry/typeRules.js';
 import type { ResourceDefinition } from './resources.js';
@@ -38,7 +39,7 @@ export interface FakeApiServerOptions {
   readonly initialBookmark?: boolean;
   /**
    * Accepted bearer tokens and their deny lists. Default over HTTPS: one token, {@link DEFAULT_TOKEN},
-   * user `admin`, allowed everything. Default over HTTP: `false` (authentication off), because
+   * user `admin` in group `system:masters`, allowed everything. Default over HTTP: `false` (authentication off), because
    * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
    */
   readonly tokens?: ReadonlyArray<FakeToken> | false;
@@ -49,6 +50,15 @@ export interface FakeApiServerOptions {
    * either way (user = CN, groups = O), as kube-apiserver with `--client-ca-file` does.
    */
   readonly clientCertificateAuth?: boolean;
+  /**
+   * How requests are authorized (kube-apiserver's `--authorization-mode`). `'AlwaysAllow'` (the
+   * default): everyone authenticated may do everything but what a token's deny list forbids.
+   * `'RBAC'`: the Roles, ClusterRoles and bindings stored in the server decide, as on a cluster
+   * (kube's bootstrap ClusterRoles and bindings are created at start; `system:masters`, the group of
+   * the default credential, may do everything), and every request needs a credential. The access
+   * reviews (`kubectl auth can-i`) answer in both modes. See docs/testing.md.
+   */
+  readonly authorization?: AuthorizationMode;
   /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
   readonly watchList?: boolean;
   /**

@@ -45,7 +45,12 @@ export function dryRunOf(query: URLSearchParams, verb: string): boolean {
 
 /** Who a request is, as admission sees it: the authenticated user, and the group every authenticated user is in. */
 const userOf = (p: Principal | undefined): UserInfo | undefined =>
-  p && { username: p.user, groups: p.groups.includes('system:authenticated') ? p.groups : [...p.groups, 'system:authenticated'] };
+  p && {
+    username: p.user,
+    groups: p.groups.includes('system:authenticated') ? p.groups : [...p.groups, 'system:authenticated'],
+    ...(p.uid !== undefined && { uid: p.uid }),
+    ...(p.extra && { extra: p.extra }),
+  };
 
 /** Whether `type` serves `subresource` for `verb` (kube: a 404 otherwise). */
 function servesSubresource(strategy: Strategy, subresource: string, verb: string): boolean {

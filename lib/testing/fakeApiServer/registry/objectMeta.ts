@@ -83,6 +83,33 @@ export function checkMetadataTypes(type: ResourceType, meta: unknown): void {
   }
 }
 
+/**
+ * Why `s` is not a DNS-1035 label (apimachinery's `IsDNS1035Label`, its texts), or undefined.
+ *
+ * @example
+ * ```ts
+ * dns1035LabelProblem('v1'); // undefined
+ * dns1035LabelProblem('1v'); // 'a DNS-1035 label must consist of ...'
+ * ```
+ */
+export function dns1035LabelProblem(s: string): string | undefined {
+  if (s.length > 63) return 'must be no more than 63 characters';
+  return LABEL_1035.test(s) ? undefined : LABEL_1035_TEXT;
+}
+
+/**
+ * Why `s` is not a lowercase RFC 1123 subdomain (apimachinery's `IsDNS1123Subdomain`), or undefined.
+ *
+ * @example
+ * ```ts
+ * subdomainProblem('example.com'); // undefined
+ * ```
+ */
+export function subdomainProblem(s: string): string | undefined {
+  if (s.length > 253) return 'must be no more than 253 characters';
+  return SUBDOMAIN.test(s) ? undefined : SUBDOMAIN_TEXT;
+}
+
 /** The name rule of `type`: namespaces are RFC 1123 labels, services DNS-1035 labels, RBAC names path segments, the rest subdomains. */
 function nameProblem(type: ResourceType, name: string): string | undefined {
   if (type.group === 'rbac.authorization.k8s.io') {
@@ -93,12 +120,8 @@ function nameProblem(type: ResourceType, name: string): string | undefined {
     if (name.length > 63) return 'must be no more than 63 characters';
     return LABEL_1123.test(name) ? undefined : LABEL_1123_TEXT;
   }
-  if (type.group === '' && type.plural === 'services') {
-    if (name.length > 63) return 'must be no more than 63 characters';
-    return LABEL_1035.test(name) ? undefined : LABEL_1035_TEXT;
-  }
-  if (name.length > 253) return 'must be no more than 253 characters';
-  return SUBDOMAIN.test(name) ? undefined : SUBDOMAIN_TEXT;
+  if (type.group === '' && type.plural === 'services') return dns1035LabelProblem(name);
+  return subdomainProblem(name);
 }
 
 /**

@@ -7,6 +7,7 @@ import { badRequest, invalid, StatusError, type FieldError } from '../status.js'
 import { invalidValue } from './fieldErrors.js';
 import { evaluateCelRules } from './celRules.js';
 import { compileCrdSchemas, type CompiledSchema } from './crdSchemas.js';
+import { validateCustomResourceDefinition } from './crdValidation.js';
 import { applyDefaults } from './defaulting.js';
 import { prune } from './pruning.js';
 import { validateObject } from './schemaValidation.js';
@@ -90,7 +91,7 @@ export class CustomResourceSchemas {
    */
   admit(type: ResourceType, obj: JsonObject, old: JsonObject | undefined, options: WriteOptions = {}): void {
     if (type.id === CRD_ID) {
-      const errors = compileCrdSchemas(obj).errors;
+      const errors = validateCustomResourceDefinition(obj);
       if (errors.length > 0) throw invalid(type.kind, type.group, nameOf(obj), errors);
       return;
     }

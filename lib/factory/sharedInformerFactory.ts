@@ -23,7 +23,7 @@ import type { WaitForCacheSyncOptions } from '../informer/waitForSync.js';
 import { listWatch } from '../listwatch/createListWatch.js';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
-import type { Resource } from '../listwatch/resource.js';
+import type { Resource, TypedResource } from '../listwatch/resource.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Transport } from '../transport/transport.js';
@@ -135,8 +135,13 @@ export type AccessorOptions<T> = InformerForOptions<T>;
  * ```
  */
 export interface SharedInformerFactory {
-  /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */
-  informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): Informer<T>;
+  /**
+   * The informer of any group/version/resource; the same one for the same resource and namespace
+   * (L1). Given a custom resource's definition (`defineCustomResource` of `rxkube/crd`, a
+   * {@link TypedResource}), the object type comes with it: `informerFor(backups)` is an
+   * `Informer<Backup>`.
+   */
+  informerFor<T extends KubeObjectLike>(resource: TypedResource<T>, options?: InformerForOptions<T>): Informer<T>;
   /**
    * The metadata-only informer of a resource (client-go's metadata informer, controller-runtime's
    * `OnlyMetadata`): lists and watches ask for `PartialObjectMetadata`, so spec and status never
@@ -152,7 +157,7 @@ export interface SharedInformerFactory {
    * include it; `waitForCacheSync()` waits for it to run and sync (key `crd:widgets.example.com`):
    * pass a `timeout` when the CRD may not be installed.
    */
-  followCrd<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
+  followCrd<T extends KubeObjectLike>(resource: TypedResource<T>, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
   pods(options?: AccessorOptions<Pod>): Informer<Pod>;
   configMaps(options?: AccessorOptions<ConfigMap>): Informer<ConfigMap>;
   secrets(options?: AccessorOptions<Secret>): Informer<Secret>;
@@ -320,7 +325,7 @@ export function sharedInformerFactory(
   const r = builtInResources;
 
   return Object.freeze({
-    informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
+    informerFor: <T extends KubeObjectLike>(resource: TypedResource<T>, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
       informerFor<PartialObjectMetadata>(resource, opts, true),
     followCrd: followCrdOf,

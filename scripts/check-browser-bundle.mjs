@@ -6,8 +6,9 @@ import { builtinModules } from 'node:module';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-// Files allowed to import Node built-ins (or @kubernetes/client-node, which does).
-const nodeOnly = [/^lib\/node\.ts$/, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//];
+// Files allowed to import Node built-ins (or @kubernetes/client-node, which does); lib/crd/definition is
+// rxkube/crd, a build-time entry (it reuses the fake server's CRD validation).
+const nodeOnly = [/^lib\/node\.ts$/, /^lib\/crd\/definition\//, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//];
 const walk = (dir) => readdirSync(dir).flatMap((f) => {
   const p = join(dir, f);
   return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];

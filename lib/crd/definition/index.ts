@@ -24,3 +24,4 @@ export { CrdDefinitionError, type CrdProblem } from './crdDefinitionError.js';
 export { crdProblems } from './generateCrd.js';
 export { toJsonSchemaProps, type JsonSchemaProps } from './toJsonSchemaProps.js';
 export { toYaml } from './toYaml.js';
+export { crdFiles, definitionsOf, type GeneratedFile } from './crdFiles.js';

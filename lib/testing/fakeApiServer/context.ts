@@ -1,6 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { establishCustomResourceDefinitions } from './controllers/crdEstablisher.js';
-import { serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
+import { customResourceDefinitionType, serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
 import type { FakeApiServerOptions } from './options.js';
 import { Faults } from './faults/faults.js';
 import { seededRandom } from './random.js';
@@ -47,6 +47,20 @@ export interface ServerState {
   readonly cancelWaits: () => void;
 }
 
+/** Creates each CRD of the `crds` option as a client's POST would (admission included). */
+function installCrds(registry: Registry, crds: NonNullable<FakeApiServerOptions['crds']>): void {
+  crds.forEach((c, i) => {
+    const crd = 'crd' in c && typeof c.crd === 'function' ? c.crd() : c;
+    const body = JSON.parse(JSON.stringify(crd)) as { metadata?: { name?: unknown } };
+    try {
+      registry.create(customResourceDefinitionType, '', body);
+    } catch (e) {
+      const name = typeof body.metadata?.name === 'string' ? body.metadata.name : '(no name)';
+      throw new Error(`startFakeApiServer: crds[${i}] (${name}) was refused: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  });
+}
+
 /**
  * The in-memory server behind the HTTP listener: storage, resource types, registry and watch hub
  * wired together as `options` say, with the default namespaces and `seedPods` pods created.
@@ -87,6 +101,12 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
   for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     registry.create(types.resolve('namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  }
+  try {
+    installCrds(registry, options.crds ?? []);
+  } catch (e) {
+    controllers.close(); // nothing of this server may outlive the refusal
+    throw e;
   }
   for (let i = 0; i < (options.seedPods ?? 0); i++) {
     const pod = realisticPod(i);

@@ -16,6 +16,7 @@ export default {
     '^rxkube$': '<rootDir>/lib/node.ts',
     '^rxkube/testing$': '<rootDir>/lib/testing/index.ts',
     '^rxkube/prometheus$': '<rootDir>/lib/prometheus/index.ts',
+    '^rxkube/crd$': '<rootDir>/lib/crd/definition/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.spec.json', diagnostics: { ignoreCodes: ['TS151001'] } }],

@@ -3,14 +3,21 @@
 // string (else double-quoted, JSON escapes), so the same object always writes the same bytes and
 // kubectl, Helm and GitOps tools read it back unchanged.
 
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./-]*( [A-Za-z0-9_./()-]+)*$/;
-const RESERVED = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~)$/;
+const RESERVED = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|\.inf|\.Inf|\.INF|\.nan|\.NaN|\.NAN)$/;
+
+/** Whether `s` reads back as itself unquoted: printable ASCII, no indicator first, no `: ` or ` #`, not a number, bool or null. */
+function plain(s: string): boolean {
+  if (!/^[\x20-\x7e]+$/.test(s) || RESERVED.test(s)) return false;
+  if (!/^[A-Za-z_/(]|^\.[^0-9]/.test(s)) return false; // a number, a date or an indicator first
+  if (s.includes(': ') || s.includes(' #') || s.endsWith(':') || s.endsWith(' ')) return false;
+  return true;
+}
 
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   const s = String(v);
-  return PLAIN.test(s) && !RESERVED.test(s) ? s : JSON.stringify(s);
+  return plain(s) ? s : JSON.stringify(s);
 }
 
 const isObject = (v: unknown): v is { [k: string]: unknown } => typeof v === 'object' && v !== null && !Array.isArray(v);

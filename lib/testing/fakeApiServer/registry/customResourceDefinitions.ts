@@ -28,6 +28,26 @@ interface CrdVersion {
   readonly served?: unknown;
   readonly storage?: unknown;
   readonly subresources?: { readonly status?: unknown };
+  readonly selectableFields?: unknown;
+}
+
+/**
+ * A version's `selectableFields` as field selectors: `.spec.color` selects on `spec.color`, the
+ * value as kube compares it (strings as they are, integers and booleans in their JSON form).
+ */
+function selectableFieldSelectors(fields: unknown): ResourceDefinition['fieldSelectors'] {
+  const out: { [field: string]: (obj: JsonObject) => string | undefined } = {};
+  for (const f of Array.isArray(fields) ? fields : []) {
+    const jsonPath = (f as { jsonPath?: unknown } | null)?.jsonPath;
+    if (typeof jsonPath !== 'string' || !jsonPath.startsWith('.')) continue;
+    const steps = jsonPath.slice(1).split('.');
+    out[steps.join('.')] = (obj) => {
+      let v: unknown = obj;
+      for (const step of steps) v = typeof v === 'object' && v !== null ? (v as JsonObject)[step] : undefined;
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    };
+  }
+  return out;
 }
 
 /**
@@ -67,5 +87,6 @@ export function definitionFromCrd(crd: JsonObject): ResourceDefinition | undefin
     ...(typeof singular === 'string' ? { singular } : {}),
     ...(Array.isArray(shortNames) ? { shortNames: shortNames.filter((s): s is string => typeof s === 'string') } : {}),
     ...(isObject(servedVersion?.subresources?.status) ? { statusSubresource: true } : {}),
+    ...(Array.isArray(servedVersion?.selectableFields) ? { fieldSelectors: selectableFieldSelectors(servedVersion.selectableFields) } : {}),
   };
 }

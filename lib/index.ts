@@ -145,3 +145,5 @@ export * from './sharding/shardRange.js';
 export * from './sharding/shardedListWatch.js';
 export * from './sharding/shardedInformer.js';
 export * from './runs/informerRuns.js';
+export * from './rbac/permission.js';
+export * from './rbac/rbacObjects.js';

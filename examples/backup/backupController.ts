@@ -8,6 +8,8 @@ import {
   type V1ConfigMap,
 } from '@kubernetes/client-node';
 import {
+  builtInResources,
+  can,
   clientNodeEventSink,
   controller,
   controllerReference,
@@ -16,7 +18,9 @@ import {
   jsonPatch,
   objectReference,
   owned,
+  permissionsOf,
   sharedInformerFactory,
+  type Permission,
   type ReconcileContext,
 } from 'rxkube';
 import { backups, type Backup } from './backup.js';
@@ -32,6 +36,8 @@ export interface BackupStore {
 export interface BackupController {
   start(): void;
   stop(): Promise<void>;
+  /** What it needs of the API server, for its RBAC role (declared, not found by running it). */
+  readonly permissions: ReadonlyArray<Permission>;
 }
 
 export const configMapName = (backup: Backup) => `${backup.metadata.name}-backup`;
@@ -100,6 +106,14 @@ export function backupController(kubeConfig: KubeConfig, store: BackupStore): Ba
     for: backupInformer,
     forKind: backups,
     owns: [owned(configMaps)],
+    // What the reconcile writes through client-node, which rxkube cannot see: its RBAC role needs these.
+    permissions: [
+      can.create(builtInResources.configMaps),
+      can.patch(builtInResources.configMaps),
+      can.writeStatus(backups),
+      can.finalize(backups),
+      recorder,
+    ],
     reconcile: async (_key, ctx) => {
       const backup = ctx.object;
       if (!backup) return; // gone: the finalizer already ran its cleanup
@@ -117,6 +131,7 @@ export function backupController(kubeConfig: KubeConfig, store: BackupStore): Ba
   });
 
   return {
+    permissions: permissionsOf(ctl), // the reads of for and owns, and the writes above
     start: () => ctl.start(),
     stop: async () => {
       await ctl.stop(); // waits for reconciles in flight

@@ -8,13 +8,15 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CrdDefinitionError, crdFiles } from '../crd/definition/index.js';
+import { CrdDefinitionError, crdFiles, rbacFiles } from '../crd/definition/index.js';
 
 const USAGE = `usage: rxkube-crd MODULE... [--out DIR] [--check]
 
 Imports each MODULE (a .js file, or a .ts file when tsx is installed), finds the custom resources
 its exports define with defineCustomResource, checks each CRD as kube-apiserver would check it, and
 writes it to DIR/<plural>.<group>.yaml (one file per CRD; DIR defaults to the current directory).
+Each RBAC declaration it exports (controllerRbac) goes to DIR/<name>.rbac.yaml: the ServiceAccount
+and the least ClusterRole/Role and bindings for what the code declares.
 
 options:
   --out DIR    where the files go (created if missing)
@@ -58,8 +60,8 @@ async function main(): Promise<void> {
   const files = [];
   for (const file of positionals) {
     const exports = await load(file);
-    const found = crdFiles(exports);
-    if (found.length === 0) fail(`${file} exports no custom resource defined with defineCustomResource`, 1);
+    const found = [...crdFiles(exports), ...rbacFiles(exports)];
+    if (found.length === 0) fail(`${file} exports no custom resource (defineCustomResource) and no RBAC declaration (controllerRbac)`, 1);
     files.push(...found);
   }
   if (values.check) {

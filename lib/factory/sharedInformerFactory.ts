@@ -28,6 +28,7 @@ import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Transport } from '../transport/transport.js';
 import { builtInResources, resourceName } from './builtInResources.js';
+import { can, declareParts, declarePermissions } from '../rbac/permission.js';
 
 /**
  * The selectors a shared informer factory sends on every list and watch of its informers.
@@ -259,6 +260,9 @@ export function sharedInformerFactory(
     }
     const inf = buildInformer<T>(resource, opts, namespace, metadataOnly);
     entries.set(identity, { key, informer: inf, started: false });
+    // Declared now, for RBAC generation (permissionsOf): the informer lists and watches its resource.
+    declarePermissions(inf, [can.read(resource, namespace || undefined)]);
+    declareParts(self, [inf]);
     return inf;
   }
 
@@ -315,6 +319,9 @@ export function sharedInformerFactory(
     const crds = informerFor<CustomResourceDefinition>(builtInResources.customResourceDefinitions);
     const follower = followCrd<T>(crds, resource, () => buildInformer<T>(resource, opts, namespace, false), { scheduler: options.scheduler });
     entries.set(identity, { key: namespace === '' ? `crd:${name}` : `${namespace}/crd:${name}`, informer: follower, started: false });
+    declarePermissions(follower, [can.read(resource, namespace || undefined)]);
+    declareParts(follower, [crds]);
+    declareParts(self, [follower]);
     return follower;
   }
 
@@ -324,7 +331,7 @@ export function sharedInformerFactory(
       informerFor<T>(resource, opts);
   const r = builtInResources;
 
-  return Object.freeze({
+  const self: SharedInformerFactory = Object.freeze({
     informerFor: <T extends KubeObjectLike>(resource: TypedResource<T>, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
       informerFor<PartialObjectMetadata>(resource, opts, true),
@@ -368,4 +375,5 @@ export function sharedInformerFactory(
 
     isShutdown: () => shutDown,
   });
+  return self;
 }

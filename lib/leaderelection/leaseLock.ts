@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { can, declarePermissions } from '../rbac/permission.js';
 import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import { jsonRequest$ } from '../transport/jsonRequest.js';
@@ -103,7 +104,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       throwError(() => (e instanceof ApiStatusError && e.statusCode === 409 ? new LeaseConflictError(`${namespace}/${name}`, operation) : e)),
     );
   const labels = options.labels ?? {};
-  return {
+  const lock: ResourceLock = {
     describe: () => `${namespace}/${name}`,
     get(): Observable<VersionedRecord | undefined> {
       return jsonRequest$(transport, 'GET', path).pipe(
@@ -132,4 +133,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       return jsonRequest$(transport, 'PUT', path, lease).pipe(map(keep), conflictAs('update'));
     },
   };
+  // For RBAC generation (permissionsOf): get, create and update this Lease.
+  declarePermissions(lock, can.holdLease(namespace, name));
+  return lock;
 }

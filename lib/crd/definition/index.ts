@@ -24,4 +24,5 @@ export { CrdDefinitionError, type CrdProblem } from './crdDefinitionError.js';
 export { crdProblems } from './generateCrd.js';
 export { toJsonSchemaProps, type JsonSchemaProps } from './toJsonSchemaProps.js';
 export { toYaml } from './toYaml.js';
-export { crdFiles, definitionsOf, type GeneratedFile } from './crdFiles.js';
+export { crdFiles, definitionsOf, rbacFiles, type GeneratedFile } from './crdFiles.js';
+export { controllerRbac, isRbacDeclaration, type RbacDeclaration } from './controllerRbac.js';

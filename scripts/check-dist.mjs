@@ -16,6 +16,11 @@ const cjsPrometheus = require('rxkube/prometheus');
 if (typeof esmPrometheus.prometheusMetrics !== 'function' || typeof cjsPrometheus.prometheusMetrics !== 'function') {
   throw new Error('prometheusMetrics missing from rxkube/prometheus');
 }
+const esmCrd = await import('rxkube/crd');
+const cjsCrd = require('rxkube/crd');
+if (typeof esmCrd.defineCustomResource !== 'function' || typeof cjsCrd.defineCustomResource !== 'function') {
+  throw new Error('defineCustomResource missing from rxkube/crd');
+}
 console.log(`dist ok: ${Object.keys(esm).length} exports (ESM), ${Object.keys(cjs).length} (CJS)`);
 
 // Source maps must work from the package alone: lib/ is not published, so every map carries the

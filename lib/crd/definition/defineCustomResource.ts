@@ -16,7 +16,7 @@ import { generateCrd, type ResolvedDefinition } from './generateCrd.js';
 import { objectProblems } from './validateCustomResource.js';
 
 /** Marks what {@link defineCustomResource} made, for the `rxkube-crd` bin to find among a module's exports. */
-export const customResourceBrand: unique symbol = Symbol.for('rxkube.customResource');
+const customResourceBrand: unique symbol = Symbol.for('rxkube.customResource');
 
 function resolve(o: CustomResourceOptions<TSchema, TSchema | undefined, { readonly [name: string]: VersionDefinition }>): ResolvedDefinition {
   const lower = o.kind.toLowerCase();

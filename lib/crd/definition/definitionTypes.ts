@@ -146,7 +146,14 @@ export interface CustomResourceOptions<Spec extends TSchema, Status extends TSch
   readonly annotations?: { readonly [key: string]: string };
 }
 
-/** The object type of a version's schemas. */
+/**
+ * The object type of a version's schemas.
+ *
+ * @example
+ * ```ts
+ * type OldWidget = ObjectOfVersion<{ spec: typeof oldSpec }>; // CustomResource<Static<typeof oldSpec>, undefined>
+ * ```
+ */
 export type ObjectOfVersion<V> =
   V extends VersionDefinition<infer S, infer St> ? CustomResource<Static<S>, St extends TSchema ? Static<St> : undefined> : never;
 

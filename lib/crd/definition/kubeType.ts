@@ -40,7 +40,14 @@ export function validations(...rules: ValidationRule[]): { readonly 'x-kubernete
   return { 'x-kubernetes-validations': rules };
 }
 
-/** Options of the list helpers: a list's own checks and rules. */
+/**
+ * Options of the list helpers: a list's own checks and rules.
+ *
+ * @example
+ * ```ts
+ * const o: ListOptions = { maxItems: 16, description: 'The ports, by name.' };
+ * ```
+ */
 export type ListOptions = SchemaOptions & { readonly minItems?: number; readonly maxItems?: number };
 
 /**

@@ -19,7 +19,14 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-/** Kube's MaxSelectableFields. */
+/**
+ * Kube's MaxSelectableFields: how many selectable fields a version may have.
+ *
+ * @example
+ * ```ts
+ * fields.length <= MAX_SELECTABLE_FIELDS;
+ * ```
+ */
 export const MAX_SELECTABLE_FIELDS = 8;
 
 /** validateSimpleJSONPath: kube only asks for a leading dot. */

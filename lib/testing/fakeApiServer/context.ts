@@ -1,6 +1,7 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { establishCustomResourceDefinitions } from './controllers/crdEstablisher.js';
-import { customResourceDefinitionType, serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
+import { serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
+import { customResourceDefinitionType } from './registry/customResourceDefinitions.js';
 import type { FakeApiServerOptions } from './options.js';
 import { Faults } from './faults/faults.js';
 import { seededRandom } from './random.js';

@@ -1,4 +1,5 @@
 import { labelKeyProblem as keyProblemOf, labelValueProblem as valueProblemOf } from '../../../labels/labelRequirement.js';
+import { dns1035LabelProblem, subdomainProblem } from '../schema/dnsNames.js';
 import type { ResourceType } from '../resources.js';
 import { badRequest, invalid, type FieldError, type StatusError } from '../status.js';
 
@@ -22,17 +23,11 @@ const labelValueProblem = memo(valueProblemOf);
 // refusals: a field of the wrong JSON type fails decoding (400), a malformed name or label fails
 // validation (422, apimachinery's ValidateObjectMeta). Nothing so refused is stored.
 
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-const SUBDOMAIN_TEXT =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_1123_TEXT =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const LABEL_1035_TEXT =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 /** The JSON type a Go decoder names in its error ("cannot unmarshal number into ..."). */
 function jsonKind(v: unknown): string {
@@ -81,33 +76,6 @@ export function checkMetadataTypes(type: ResourceType, meta: unknown): void {
     if (!Array.isArray(fin)) throw decodeError(type, fin, 'ObjectMeta.metadata.finalizers', '[]string');
     for (const f of fin) if (typeof f !== 'string') throw decodeError(type, f, 'ObjectMeta.metadata.finalizers', 'string');
   }
-}
-
-/**
- * Why `s` is not a DNS-1035 label (apimachinery's `IsDNS1035Label`, its texts), or undefined.
- *
- * @example
- * ```ts
- * dns1035LabelProblem('v1'); // undefined
- * dns1035LabelProblem('1v'); // 'a DNS-1035 label must consist of ...'
- * ```
- */
-export function dns1035LabelProblem(s: string): string | undefined {
-  if (s.length > 63) return 'must be no more than 63 characters';
-  return LABEL_1035.test(s) ? undefined : LABEL_1035_TEXT;
-}
-
-/**
- * Why `s` is not a lowercase RFC 1123 subdomain (apimachinery's `IsDNS1123Subdomain`), or undefined.
- *
- * @example
- * ```ts
- * subdomainProblem('example.com'); // undefined
- * ```
- */
-export function subdomainProblem(s: string): string | undefined {
-  if (s.length > 253) return 'must be no more than 253 characters';
-  return SUBDOMAIN.test(s) ? undefined : SUBDOMAIN_TEXT;
 }
 
 /** The name rule of `type`: namespaces are RFC 1123 labels, services DNS-1035 labels, RBAC names path segments, the rest subdomains. */

@@ -1,4 +1,4 @@
-import { dns1035LabelProblem, subdomainProblem } from '../objectMeta.js';
+import { dns1035LabelProblem, subdomainProblem } from './dnsNames.js';
 import type { JsonObject } from '../resources.js';
 import type { FieldError } from '../status.js';
 import { compileCrdSchemas, type CompiledSchema } from './crdSchemas.js';

@@ -20,9 +20,11 @@ import {
   owned,
   permissionsOf,
   sharedInformerFactory,
+  type ControllerError,
   type Permission,
   type ReconcileContext,
 } from 'rxkube';
+import type { Observable } from 'rxjs';
 import { backups, type Backup } from './backup.js';
 
 export const FINALIZER = 'example.com/backup-cleanup';
@@ -38,6 +40,8 @@ export interface BackupController {
   stop(): Promise<void>;
   /** What it needs of the API server, for its RBAC role (declared, not found by running it). */
   readonly permissions: ReadonlyArray<Permission>;
+  /** Failed reconciles (a 403 when its role lacks a verb) and the controller's other errors. */
+  readonly errors$: Observable<ControllerError>;
 }
 
 export const configMapName = (backup: Backup) => `${backup.metadata.name}-backup`;
@@ -132,6 +136,7 @@ export function backupController(kubeConfig: KubeConfig, store: BackupStore): Ba
 
   return {
     permissions: permissionsOf(ctl), // the reads of for and owns, and the writes above
+    errors$: ctl.errors$,
     start: () => ctl.start(),
     stop: async () => {
       await ctl.stop(); // waits for reconciles in flight

@@ -146,3 +146,5 @@ export * from './sharding/shardedListWatch.js';
 export * from './sharding/shardedInformer.js';
 export * from './runs/informerRuns.js';
 export * from './transport/clientNodeLoadError.js';
+export * from './rbac/permission.js';
+export * from './rbac/rbacObjects.js';

@@ -9,6 +9,7 @@ import {
   merge,
   type SchedulerLike,
 } from 'rxjs';
+import { declareParts } from '../rbac/permission.js';
 import { ConfigError } from '../configError.js';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
@@ -95,7 +96,10 @@ export function controller<T extends KubeObjectLike>(options: ControllerOptions<
       `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
     );
   }
-  return new ControllerRun(name, options, sources, concurrency);
+  const run = new ControllerRun(name, options, sources, concurrency);
+  // What it needs, for RBAC generation (permissionsOf): its informers' reads and what it declares.
+  declareParts(run, [options.for, ...sources.map((s) => s.informer), ...(options.permissions ?? [])]);
+  return run;
 }
 
 class ControllerRun<T extends KubeObjectLike> implements Controller {

@@ -266,7 +266,8 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
   describe('custom resources: list types from the CRD schema', () => {
     it('x-kubernetes-list-type map/set merge by keys and values; a list without one is atomic', async () => {
       const kc = api.kubeConfig();
-      const items = { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' }, size: { type: 'integer' } } };
+      // A map list's keys must be required (or defaulted): kube refuses the CRD otherwise.
+      const items = { type: 'object', required: ['name', 'port'], properties: { name: { type: 'string' }, port: { type: 'integer' }, size: { type: 'integer' } } };
       await kc.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
         body: {
           apiVersion: 'apiextensions.k8s.io/v1',

@@ -59,6 +59,20 @@ export interface ServerState {
 /** The Namespace every server starts with, and those of `seedPods`. */
 const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
+/** Creates each CRD of the `crds` option as a client's POST would (admission included). */
+function installCrds(registry: Registry, crds: NonNullable<FakeApiServerOptions['crds']>): void {
+  crds.forEach((c, i) => {
+    const crd = 'crd' in c && typeof c.crd === 'function' ? c.crd() : c;
+    const body = JSON.parse(JSON.stringify(crd)) as { metadata?: { name?: unknown } };
+    try {
+      now(registry.create(customResourceDefinitionType, '', body, { sync: true }));
+    } catch (e) {
+      const name = typeof body.metadata?.name === 'string' ? body.metadata.name : '(no name)';
+      throw new Error(`startFakeApiServer: crds[${i}] (${name}) was refused: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  });
+}
+
 /**
  * The in-memory server behind the HTTP listener: storage, served types and their strategies, the
  * admission chain, the store and the watch hub wired together as `options` say, with the default
@@ -130,6 +144,12 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     const bindings = types.resolve('clusterrolebindings.rbac.authorization.k8s.io');
     for (const role of bootstrapClusterRoles) now(store.create(roles, '', structuredClone(role), { sync: true }));
     for (const binding of bootstrapClusterRoleBindings) now(store.create(bindings, '', structuredClone(binding), { sync: true }));
+  }
+  try {
+    installCrds(store, options.crds ?? []);
+  } catch (e) {
+    controllers.close(); // nothing of this server may outlive the refusal
+    throw e;
   }
   store.afterWrite = () => controllers.settle(); // after the seeds: they need no controller
   return {

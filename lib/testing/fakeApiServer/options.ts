@@ -88,6 +88,13 @@ export interface FakeApiServerOptions {
   readonly scheduler?: SchedulerLike;
   /** Create this many realistic pods (spread over namespaces `ns-0`..`ns-49`) at start. */
   readonly seedPods?: number;
+  /**
+   * CustomResourceDefinitions to install at start, through the server's own CRD path (checked as
+   * kube checks a CRD write, then served, then marked Established one scheduler tick later): CRD
+   * objects as JSON (as `readManifests` reads them) or definitions from `rxkube/crd` (anything with
+   * a `crd()` method). One kube would refuse makes `startFakeApiServer` reject with its 422 message.
+   */
+  readonly crds?: ReadonlyArray<object | { crd(): object }>;
   /** Extra resource types (custom resources) to serve from the start. */
   readonly resources?: ReadonlyArray<ResourceDefinition>;
   /** How many requests `requests` keeps (oldest dropped first). Default 10000. */

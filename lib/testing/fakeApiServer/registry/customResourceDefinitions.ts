@@ -27,6 +27,26 @@ interface CrdVersion {
   readonly served?: unknown;
   readonly storage?: unknown;
   readonly subresources?: { readonly status?: unknown };
+  readonly selectableFields?: unknown;
+}
+
+/**
+ * A version's `selectableFields` as field selectors: `.spec.color` selects on `spec.color`, the
+ * value as kube compares it (strings as they are, integers and booleans in their JSON form).
+ */
+function selectableFieldSelectors(fields: unknown): ResourceDefinition['fieldSelectors'] {
+  const out: { [field: string]: (obj: JsonObject) => string | undefined } = {};
+  for (const f of Array.isArray(fields) ? fields : []) {
+    const jsonPath = (f as { jsonPath?: unknown } | null)?.jsonPath;
+    if (typeof jsonPath !== 'string' || !jsonPath.startsWith('.')) continue;
+    const steps = jsonPath.slice(1).split('.');
+    out[steps.join('.')] = (obj) => {
+      let v: unknown = obj;
+      for (const step of steps) v = typeof v === 'object' && v !== null ? (v as JsonObject)[step] : undefined;
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    };
+  }
+  return out;
 }
 
 /**
@@ -65,6 +85,7 @@ export function definitionsFromCrd(crd: JsonObject): { readonly definitions: Rea
     ...(strings(shortNames) ? { shortNames: strings(shortNames) } : {}),
     ...(strings(categories) ? { categories: strings(categories) } : {}),
     ...(isObject(v.subresources?.status) ? { statusSubresource: true } : {}),
+    ...(Array.isArray(v.selectableFields) ? { fieldSelectors: selectableFieldSelectors(v.selectableFields) } : {}),
   }));
   // The storage version is where objects live; if it is not served (allowed by kube), the first served one stands in.
   const storageVersion = typeof stored === 'string' && served.some((v) => v.name === stored) ? stored : served[0].name;

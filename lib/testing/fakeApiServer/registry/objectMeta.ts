@@ -1,4 +1,5 @@
 import { labelKeyProblem as keyProblemOf, labelValueProblem as valueProblemOf } from '../../../labels/labelRequirement.js';
+import { dns1035LabelProblem, subdomainProblem } from '../schema/dnsNames.js';
 import type { ResourceType } from '../resources.js';
 import { badRequest, type FieldError, type StatusError } from '../status.js';
 import type { NameRule } from './strategy.js';
@@ -23,17 +24,11 @@ const labelValueProblem = memo(valueProblemOf);
 // refusals: a field of the wrong JSON type fails decoding (400), a malformed name or label fails
 // validation (422, apimachinery's ValidateObjectMeta). Nothing so refused is stored.
 
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-const SUBDOMAIN_TEXT =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_1123_TEXT =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const LABEL_1035_TEXT =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 /** The JSON type a Go decoder names in its error ("cannot unmarshal number into ..."). */
 function jsonKind(v: unknown): string {
@@ -94,11 +89,9 @@ function nameProblem(rule: NameRule, name: string): string | undefined {
       if (name.length > 63) return 'must be no more than 63 characters';
       return LABEL_1123.test(name) ? undefined : LABEL_1123_TEXT;
     case 'dns1035Label':
-      if (name.length > 63) return 'must be no more than 63 characters';
-      return LABEL_1035.test(name) ? undefined : LABEL_1035_TEXT;
+      return dns1035LabelProblem(name);
     default:
-      if (name.length > 253) return 'must be no more than 253 characters';
-      return SUBDOMAIN.test(name) ? undefined : SUBDOMAIN_TEXT;
+      return subdomainProblem(name);
   }
 }
 

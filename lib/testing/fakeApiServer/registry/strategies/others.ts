@@ -1,4 +1,4 @@
-import { compileCrdSchemas } from '../../schema/crdSchemas.js';
+import { validateCustomResourceDefinition } from '../../schema/crdValidation.js';
 import type { JsonObject } from '../../resources.js';
 import { eventsV1FieldSelectors, CORE_EVENTS, toCoreEvent, toEventsV1Event } from '../events.js';
 import { SPEC, type StrategyEntry } from './strategyEntry.js';
@@ -8,7 +8,8 @@ import { SPEC, type StrategyEntry } from './strategyEntry.js';
 // defaults (strategyEntry.ts).
 
 const rbacName: StrategyEntry = { nameRule: 'pathSegment' };
-const crdErrors = (obj: JsonObject) => [...compileCrdSchemas(obj).errors];
+// Structural schema, CEL cost, names, versions, printer columns, list-map keys (schema/crdValidation.ts).
+const crdErrors = (obj: JsonObject) => validateCustomResourceDefinition(obj);
 
 /**
  * Entries of the API groups besides core, apps and batch, by resource id.

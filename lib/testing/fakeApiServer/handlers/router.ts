@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
-import { userOf } from '../auth/principal.js';
 import { accessEndpointOf } from '../rbac/accessEndpoints.js';
 import { authorizationName, authorizationNamespace } from '../rbac/requestAttributes.js';
 import { serveAccessEndpoint } from './accessHandler.js';

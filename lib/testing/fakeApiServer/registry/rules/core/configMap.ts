@@ -37,7 +37,7 @@ function validateConfigMap(cm: JsonObject): FieldError[] {
   let size = 0;
   for (const key of Object.keys(data).sort()) {
     errs.push(...invalidEach(index('data', key), key, isConfigMapKey(key)));
-    if (key in binaryData) errs.push(invalidValue(index('data', key), key, 'duplicate of key present in binaryData'));
+    if (Object.hasOwn(binaryData, key)) errs.push(invalidValue(index('data', key), key, 'duplicate of key present in binaryData'));
     size += typeof data[key] === 'string' ? Buffer.byteLength(data[key] as string, 'utf8') : 0;
   }
   for (const key of Object.keys(binaryData).sort()) {

@@ -32,11 +32,9 @@ const resolveNs = (type: ResourceType, obj: object): string =>
 const nameOf = (obj: object): string => (((obj as JsonObject).metadata as { name?: string } | undefined)?.name ?? '');
 // Writes only touch the top level and metadata of the object given (nested values are serialised
 // at once, never kept), so a shallow copy keeps the caller's object untouched.
-const copy = <T>(o: T): T => {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
-  const m = (o as JsonObject).metadata;
-  return { ...o, metadata: typeof m === 'object' && m !== null ? { ...m } : m } as T;
-};
+// A deep copy: the write path consumes its input (defaults and admission change it in place), and a
+// caller's object may be frozen (a fixture, an object read from the server) or used again.
+const copy = <T>(o: T): T => (typeof o !== 'object' || o === null || Array.isArray(o) ? o : structuredClone(o));
 
 // Writes made in process cannot wait: an admission plugin that answers later is refused.
 const SYNC: WriteRequestOptions = { sync: true };

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../resources.js';
+import { sameJson } from './sameContent.js';
 import type { FieldPath, GenerationPolicy, Strategy } from './strategy.js';
 
 // The strategy stage of a write (kube's `PrepareForCreate` / `PrepareForUpdate` with `BeforeUpdate`'s
@@ -74,7 +75,8 @@ export function mergeForUpdate(strategy: Strategy, next: JsonObject, prev: JsonO
   return next;
 }
 
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+// Decoded objects compared, as kube's DeepEqual does: a client's key order is no change.
+const same = sameJson;
 
 /**
  * Whether an update moves `metadata.generation` (kube's `PrepareForUpdate`): one of the policy's

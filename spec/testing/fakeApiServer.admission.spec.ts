@@ -52,7 +52,8 @@ describe('fake API server: admission plugins', () => {
       name: '',
       namespace: 'default',
       oldObject: null,
-      userInfo: { username: 'admin', groups: ['system:authenticated'] },
+      // kubeConfig()'s client certificate is kind's admin: O=system:masters.
+      userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] },
       dryRun: false,
       options: { kind: 'CreateOptions', apiVersion: 'meta.k8s.io/v1' },
     });
@@ -62,7 +63,10 @@ describe('fake API server: admission plugins', () => {
     off();
     const plain = await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('plain') });
     expect(plain.metadata?.labels).toEqual({});
-    expect(api.admission.plugins()).toEqual([{ name: 'NamespaceLifecycle', stage: 'builtIn' }]);
+    expect(api.admission.plugins()).toEqual([
+      { name: 'NamespaceLifecycle', stage: 'builtIn' },
+      { name: 'RBACEscalation', stage: 'builtIn' },
+    ]);
   });
 
   it('a validating plugin refuses with the Status it answers (403 Forbidden by default); nothing is stored, in a dry run too', async () => {
@@ -130,7 +134,8 @@ describe('fake API server: admission plugins', () => {
     await core.createNamespacedConfigMap({ namespace: 'default', body: configMap('o') });
     // policy, then webhook (which changed the object after it), so policy once more; then validation.
     expect(order).toEqual(['policy', 'webhook', 'policy', 'validating-policy', 'validating-webhook']);
-    expect(api.admission.plugins().map((p) => p.name)).toEqual(['NamespaceLifecycle', 'validating-policy', 'policy', 'validating-webhook', 'webhook']);
+    // The built-ins first: NamespaceLifecycle and the RBAC escalation check of role and binding writes.
+    expect(api.admission.plugins().map((p) => p.name)).toEqual(['NamespaceLifecycle', 'RBACEscalation', 'validating-policy', 'policy', 'validating-webhook', 'webhook']);
   });
 
   it('NamespaceLifecycle comes first: a create into a missing namespace is kube\'s 404 before any plugin runs', async () => {

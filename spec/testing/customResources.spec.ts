@@ -18,7 +18,7 @@ import { labelSelectorFromObject } from '../../lib/labels/labelSelector.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Resource } from '../../lib/listwatch/resource.js';
 import { RxkubeError } from '../../lib/errors.js';
-import { createDeploymentChain, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { createDeploymentChain, podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const crd: V1CustomResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -119,7 +119,7 @@ describe('custom resources on the fake API server', () => {
 describe('startFakeApiServer({ http: true }).kubeConfig()', () => {
   it('is accepted by client-node as is (1.4 refuses http:// without skipTLSVerify), and an informer syncs through it', async () => {
     api = await startFakeApiServer({ namespaces: ['shop'], http: true });
-    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: { containers: [] } });
+    api.create('pods', podFixture({ name: 'a' }));
     const kc = api.kubeConfig();
     const pods = await kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'default' });
     expect(pods.items.map((p) => p.metadata?.name)).toEqual(['a']);

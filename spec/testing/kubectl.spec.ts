@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { findKubectl } from './kubectlRunner.js';
 
 const execFileP = promisify(execFile);
@@ -88,7 +88,7 @@ describe('kubectl against the fake API server', () => {
     try {
       await seen('pod/gamma');
       await api.waitForWatches(1, 'pods');
-      api.create('pods', { metadata: { name: 'delta', namespace: 'default' }, spec: { containers: [] } });
+      api.create('pods', podFixture({ name: 'delta' }));
       await seen('pod/delta');
       expect(out.trim().split('\n')).toEqual(['pod/alpha', 'pod/beta', 'pod/gamma', 'pod/delta']);
     } finally {

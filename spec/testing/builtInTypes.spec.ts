@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { deploymentFixture, podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { findKubectl, kubectlRunner } from './kubectlRunner.js';
 import { raw, rawWatch } from './rawClient.js';
 
@@ -105,11 +105,12 @@ describe('fake API server: every group and version client-node knows', () => {
     }
   });
 
-  it('types the server cannot store are not collections: reviews, TokenReviews, and subresources it does not serve', async () => {
+  it('types the server cannot store are not collections: TokenReviews and subresources it does not serve; access reviews are create-only', async () => {
     expect((await raw(api, '/apis/authentication.k8s.io/v1/tokenreviews', { method: 'POST', body: { spec: { token: 'x' } } })).status).toBe(404);
-    expect((await raw(api, '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status).toBe(404);
+    // Access reviews are served (RBAC), as kube's: POST only, a GET is 405.
+    expect((await raw(api, '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status).toBe(405);
     expect((await raw(api, '/api/v1/namespaces/default/bindings', { method: 'POST', body: {} })).status).toBe(404);
-    api.create('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] } });
+    api.create('pods', podFixture({ name: 'p' }));
     const eviction = await raw(api, '/api/v1/namespaces/default/pods/p/eviction', { method: 'POST', body: {} });
     expect(eviction.status).toBe(404);
     expect(eviction.json.reason).toBe('NotFound');
@@ -144,8 +145,8 @@ describe('kubectl api-resources and kubectl get <category> against the fake API 
   });
 
   it('get all shows the workloads of category all, not ConfigMaps', async () => {
-    api.create('deployments.apps', { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 } });
-    api.create('pods', { metadata: { name: 'web-0', namespace: 'default' }, spec: { containers: [] } });
+    api.create('deployments.apps', deploymentFixture({ name: 'web' }));
+    api.create('pods', podFixture({ name: 'web-0' }));
     api.create('configmaps', { metadata: { name: 'settings', namespace: 'default' } });
     const r = await run('get', 'all', '-n', 'default', '-o', 'name');
     expect(r.code).toBe(0);

@@ -112,7 +112,8 @@ describe('RBAC', () => {
   it('bindings default roleRef and subject API groups', () => {
     expect(defaulted(`rolebindings.${rbac}`, { roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'ServiceAccount', name: 'sa' }, { kind: 'User', name: 'u' }] })).toEqual({
       roleRef: { kind: 'Role', name: 'r', apiGroup: rbac },
-      subjects: [{ kind: 'ServiceAccount', name: 'sa', apiGroup: '' }, { kind: 'User', name: 'u', apiGroup: rbac }],
+      // A ServiceAccount's apiGroup defaults to "", which JSON omits (omitempty).
+      subjects: [{ kind: 'ServiceAccount', name: 'sa' }, { kind: 'User', name: 'u', apiGroup: rbac }],
     });
   });
 

@@ -16,7 +16,8 @@ function defaultBinding(binding: JsonObject): void {
   if (typeof roleRef.apiGroup !== 'string' || roleRef.apiGroup === '') roleRef.apiGroup = GROUP;
   for (const [subject] of objectsAt(binding, 'subjects')) {
     if (typeof subject.apiGroup === 'string' && subject.apiGroup !== '') continue;
-    if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
+    // A ServiceAccount's group is the empty string, which Go's omitempty leaves off the wire.
+    if (subject.kind === 'ServiceAccount') delete subject.apiGroup;
     else if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = GROUP;
   }
 }

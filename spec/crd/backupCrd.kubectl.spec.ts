@@ -72,7 +72,8 @@ describe('kubectl with the generated Backup CRD on the fake API server', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   beforeEach(async () => {
-    api = await startFakeApiServer();
+    // The RBAC's ServiceAccount lives in backup-system: kube refuses it (404) until that namespace exists.
+    api = await startFakeApiServer({ namespaces: ['backup-system'] });
     await api.writeKubeConfig(join(dir, 'config'));
     run = kubectlRunner(kubectl, join(dir, 'config'), join(dir, 'cache'));
   });

@@ -24,9 +24,11 @@ function forbiddenMessage(cause: unknown): string | undefined {
 const forbidden = (errors: ReadonlyArray<ControllerError>): string[] =>
   errors.flatMap((e) => (e instanceof ReconcileError && forbiddenMessage(e.cause) !== undefined ? [forbiddenMessage(e.cause)!] : []));
 
-/** The role without `verb` on `resource`. */
+/** The role without `verb` on `resource`; a rule left with no verb goes (kube: `verbs must contain at least one value`). */
 const without = (resource: string, verb: string): V1PolicyRule[] =>
-  readyPodsRules.map((r) => (r.resources?.includes(resource) && r.verbs.includes(verb) ? { ...r, verbs: r.verbs.filter((v) => v !== verb) } : r));
+  readyPodsRules
+    .map((r) => (r.resources?.includes(resource) && r.verbs.includes(verb) ? { ...r, verbs: r.verbs.filter((v) => v !== verb) } : r))
+    .filter((r) => r.verbs.length > 0);
 
 /** Runs the controller as its ServiceAccount with `rules` until `done` holds; what it wrote and its errors. */
 async function runAsServiceAccount(rules: V1PolicyRule[], done: (state: { label?: string; errors: ControllerError[] }) => boolean) {

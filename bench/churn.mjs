@@ -104,7 +104,7 @@ if (!isMainThread) {
   const AGENT_PER_REQUEST = args.switch('agent-per-request');
   const jsonOut = args.option('json', undefined);
   const [N = 500] = args.rest.map(Number);
-  const rx = await import('../dist/esm/index.js');
+  const rx = await import('../dist/esm/node.js');
   const { CoreV1Api, CustomObjectsApi } = await import('@kubernetes/client-node');
   const pct = (xs, p) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]);
   const round = (ms) => Math.round(ms * 100) / 100;

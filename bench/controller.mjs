@@ -39,7 +39,7 @@ if (!isMainThread) {
   const RUNS = Number(args.option('runs', '5'));
   const jsonOut = args.option('json', undefined);
   const [N = 10000] = args.rest.map(Number);
-  const rx = await import('../dist/esm/index.js');
+  const rx = await import('../dist/esm/node.js');
   const startServer = () => startServerThread(new URL(import.meta.url));
 
   /**

@@ -31,7 +31,7 @@ if (!isMainThread) {
   const RUNS = Number(args.option('runs', '3'));
   const jsonOut = args.option('json', undefined);
   const [N = 10000] = args.rest.map(Number);
-  const rx = await import('../dist/esm/index.js');
+  const rx = await import('../dist/esm/node.js');
   const timings = { leaseDuration: 2_000, renewDeadline: 1_200, retryPeriod: 300 };
   const LIMIT_MS = 60_000;
 

@@ -17,6 +17,7 @@ export default {
     '^rxkube/testing$': '<rootDir>/lib/testing/index.ts',
     '^rxkube/prometheus$': '<rootDir>/lib/prometheus/index.ts',
     '^rxkube/webhooks$': '<rootDir>/lib/webhooks/index.ts',
+    '^rxkube/crd$': '<rootDir>/lib/crd/definition/index.ts',
   },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.spec.json', diagnostics: { ignoreCodes: ['TS151001'] } }],

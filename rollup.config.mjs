@@ -1,5 +1,5 @@
 // Builds ESM + CJS + type declarations for every entry point of package.json's `exports`, and the fake
-// API server bin. The entries come from `exports` itself (`./dist/esm/NAME.js`: lib/NAME.ts for `index`
+// API server and CRD bins. The entries come from `exports` itself (`./dist/esm/NAME.js`: lib/NAME.ts for `index`
 // and `node`, else lib/NAME/index.ts), so a new entry needs no edit here.
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
@@ -50,6 +50,8 @@ const { js: jsEntries, types: typeEntries } = entryPoints(pkg);
 const ts = () => typescript({ tsconfig: './tsconfig.json', declaration: false, sourceMap: true, inlineSources: true, outDir: undefined, rootDir: undefined, include: ['lib/**/*.ts'] });
 
 const bin = 'lib/bin/rxkube-fake-apiserver.ts';
+// Each bin imports its entry (rxkube/testing, rxkube/crd) from the package's own ESM build.
+const crdBin = 'lib/bin/rxkube-crd.ts';
 export default [
   {
     input: jsEntries,
@@ -76,6 +78,14 @@ export default [
         input: bin,
         external: (id) => external(id) || id.endsWith('/testing/index.js') || id.endsWith('/testing/index.ts'),
         output: { file: 'dist/bin/rxkube-fake-apiserver.js', format: 'es', banner: '#!/usr/bin/env node', paths: (id) => (id.includes('/testing/index') ? '../esm/testing.js' : id) },
+        plugins: [bundleOthers(), ts()],
+      }]
+    : []),
+  ...(existsSync(crdBin)
+    ? [{
+        input: crdBin,
+        external: (id) => external(id) || id.endsWith('/crd/definition/index.js') || id.endsWith('/crd/definition/index.ts'),
+        output: { file: 'dist/bin/rxkube-crd.js', format: 'es', banner: '#!/usr/bin/env node', paths: (id) => (id.includes('/crd/definition/index') ? '../esm/crd.js' : id) },
         plugins: [bundleOthers(), ts()],
       }]
     : []),

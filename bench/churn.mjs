@@ -44,7 +44,7 @@ if (!isMainThread) {
   // widgets, paced on an absolute schedule so that a late timer is caught up, not lost) and
   // reports how many it made and over how long.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
-  const api = await startFakeApiServer({ historyLimit: 200_000, bookmarkIntervalMs: 0 });
+  const api = await startFakeApiServer({ namespaces: ['churn'], historyLimit: 200_000, bookmarkIntervalMs: 0 });
   api.registerResource(widgets);
   let seed = 42;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

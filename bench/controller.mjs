@@ -38,7 +38,7 @@ import {
 if (!isMainThread) {
   // The server thread: start, report the kubeconfig; on { create: n } write n ConfigMaps at once.
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
-  const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
+  const api = await startFakeApiServer({ namespaces: ['bench'], historyLimit: 50_000, bookmarkIntervalMs: 0 });
   serveInThread(api, parentPort, (m) => {
     if (m.create) {
       writeConfigMaps(api, m.create, { app: 'bench' });

@@ -19,7 +19,7 @@ import { serveInThread, startServerThread, stopServerThread as stopServer, write
 
 if (!isMainThread) {
   const { startFakeApiServer } = await import('../dist/esm/testing.js');
-  const api = await startFakeApiServer({ historyLimit: 50_000, bookmarkIntervalMs: 0 });
+  const api = await startFakeApiServer({ namespaces: ['bench'], historyLimit: 50_000, bookmarkIntervalMs: 0 });
   serveInThread(api, parentPort, (m) => {
     if (m.create) {
       writeConfigMaps(api, m.create);

@@ -155,3 +155,5 @@ export type { ChangeLink } from './tracing/changeLink.js';
 export type { ReconcileLogContext } from './tracing/reconcileLogContext.js';
 export { TRACEPARENT_ANNOTATION, TRACING_ANNOTATION_PREFIX, annotatedTraceContext, formatTraceparent, parseTraceparent, type TraceContext } from './tracing/traceContext.js';
 export { tracedListWatch } from './tracing/tracedListWatch.js';
+export * from './rbac/permission.js';
+export * from './rbac/rbacObjects.js';

@@ -11,8 +11,9 @@ import { builtinModules } from 'node:module';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-// Files allowed to import Node built-ins (or @kubernetes/client-node, which does).
-const nodeOnly = [/^lib\/node\.ts$/, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//, /^lib\/webhooks\//];
+// Files allowed to import Node built-ins (or @kubernetes/client-node, which does); lib/crd/definition is
+// rxkube/crd, a build-time entry (it reuses the fake server's CRD validation).
+const nodeOnly = [/^lib\/node\.ts$/, /^lib\/crd\/definition\//, /^lib\/testing\//, /^lib\/bin\//, /^lib\/transport\/clientNode/, /^lib\/node\//, /^lib\/prometheus\//, /^lib\/webhooks\//];
 const walk = (dir) => readdirSync(dir).flatMap((f) => {
   const p = join(dir, f);
   return statSync(p).isDirectory() ? walk(p) : p.endsWith('.ts') ? [p] : [];

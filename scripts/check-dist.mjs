@@ -32,6 +32,11 @@ for (const name of ['validatingWebhook', 'mutatingWebhook', 'conversionWebhook',
 // rxkube/webhooks is Node-only: the core entry must not pull it in.
 const core = readFileSync(new URL('../dist/esm/index.js', import.meta.url), 'utf8');
 if (/webhookServer|node:https/.test(core)) throw new Error('dist/esm/index.js pulls in rxkube/webhooks (Node-only)');
+const esmCrd = await import('rxkube/crd');
+const cjsCrd = require('rxkube/crd');
+if (typeof esmCrd.defineCustomResource !== 'function' || typeof cjsCrd.defineCustomResource !== 'function') {
+  throw new Error('defineCustomResource missing from rxkube/crd');
+}
 console.log(`dist ok: ${Object.keys(esm).length} exports (ESM), ${Object.keys(cjs).length} (CJS)`);
 
 // Source maps must work from the package alone: lib/ is not published, so every map carries the

@@ -92,6 +92,8 @@ export const LAYERS = [
   ['watch', ['watch/']],
   ['fields', ['fields/']],
   ['schema', ['schema/']],
+  ['printers', ['printers/']],
+  ['rbac', ['rbac/']],
   ['admission', ['admission/']],
   ['registry', ['registry/']],
   ['controllers', ['controllers/']],

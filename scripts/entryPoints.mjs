@@ -4,7 +4,8 @@
 //
 //   "./testing": { "import": { "default": "./dist/esm/testing.js", "types": "./dist/types/testing.d.ts" }, ... }
 //   -> specifier 'rxkube/testing', build entry testing: lib/testing/index.ts, types entry testing.
-// `index` and `node` are lib/index.ts and lib/node.ts; any other NAME is lib/NAME/index.ts.
+// `index` and `node` are lib/index.ts and lib/node.ts, `crd` lib/crd/definition/index.ts; any other NAME
+// is lib/NAME/index.ts.
 
 /** Every string value under an exports entry (its conditions, nested). */
 function targets(value) {
@@ -13,7 +14,9 @@ function targets(value) {
   return [];
 }
 
-const sourceOf = (name) => (name === 'index' || name === 'node' ? `lib/${name}.ts` : `lib/${name}/index.ts`);
+// rxkube/crd's source sits beside the CRD-following informer code in lib/crd.
+const SOURCES = { crd: 'lib/crd/definition/index.ts' };
+const sourceOf = (name) => SOURCES[name] ?? (name === 'index' || name === 'node' ? `lib/${name}.ts` : `lib/${name}/index.ts`);
 
 /**
  * @param {{ name: string, exports: Record<string, unknown> }} pkg

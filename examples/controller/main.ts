@@ -41,7 +41,7 @@ export function createDeployment(api: FakeApiServer, namespace: string, name: st
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { namespace, name: `${name}-5d8f`, labels, ownerReferences: [controllerReference(deployment)] },
-    spec: { replicas, selector: { matchLabels: labels } },
+    spec: { replicas, selector: { matchLabels: labels }, template: deployment.spec!.template },
   });
   for (let i = 0; i < replicas; i++) createPod(api, rs, i);
   return rs;
@@ -116,7 +116,7 @@ export async function runControllerExample(
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(options.kubeconfig);
   } else {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop', 'blog'] });
     createDeployment(api, 'shop', 'web', 3);
     createDeployment(api, 'shop', 'api', 2);
     createDeployment(api, 'blog', 'web', 2);

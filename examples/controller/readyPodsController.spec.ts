@@ -12,7 +12,7 @@ const until = (check: () => boolean) => firstValueFrom(interval(10).pipe(filter(
 
 describe('controller example: a label with the number of ready Pods', () => {
   it('applies its status condition and owned child, labels, follows the Pods becoming ready, and records Events', async () => {
-    const api = await startFakeApiServer();
+    const api = await startFakeApiServer({ namespaces: ['shop'] });
     createDeployment(api, 'shop', 'web', 2);
     const kc = api.kubeConfig();
     const factory = sharedInformerFactory(kc);

@@ -90,7 +90,7 @@ describe('demo (npm start)', () => {
   });
 
   it('with --kubeconfig watches that cluster read-only: lists and watches, never writes', async () => {
-    const api = await startFakeApiServer();
+    const api = await startFakeApiServer({ namespaces: ['shop'] });
     const dir = await mkdtemp(join(tmpdir(), 'rxkube-demo-'));
     try {
       for (let i = 0; i < 40; i++) api.create('pods', realisticPod(i, i % 2 ? 'kube-system' : 'default'));

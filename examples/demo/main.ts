@@ -33,7 +33,7 @@ import {
 } from 'rxkube';
 import { startFakeApiServer, type FakeApiServer } from 'rxkube/testing';
 import { defaultDemoOptions, parseDemoArgs, usage, type DemoOptions } from './args.js';
-import { churnLedger, seedPods, startChurn, type ChurnCounts } from './churn.js';
+import { churnLedger, demoNamespaces, seedPods, startChurn, type ChurnCounts } from './churn.js';
 import { frameWriter, type Frame } from './view.js';
 
 /** What the demo saw, printed at the end and returned by {@link runDemo}. */
@@ -86,7 +86,7 @@ export async function runDemo(
     title = `rxkube demo · ${kubeConfig.getCurrentCluster()?.server ?? 'cluster'} (read-only)`;
   } else {
     out.write(`starting the fake API server on 127.0.0.1 and seeding ${o.pods} pods…\n`);
-    api = await startFakeApiServer({ seed: o.seed });
+    api = await startFakeApiServer({ seed: o.seed, namespaces: o.namespace ? [o.namespace] : demoNamespaces });
     live = seedPods(api, o.pods, o.namespace);
     kubeConfig = api.kubeConfig();
     title = `rxkube demo · fake API server · ${o.pods} pods · ${o.rate} changes/s`;

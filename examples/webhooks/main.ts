@@ -66,7 +66,7 @@ export interface WebhooksExampleResult {
 
 /** Runs the whole example and returns what it saw. */
 export async function runWebhooksExample(log: (line: string) => void = console.log): Promise<WebhooksExampleResult> {
-  const api = await startFakeApiServer();
+  const api = await startFakeApiServer({ namespaces: ['shop'] });
   // kube-apiserver serves these; the fake one registers them by hand until issue 34 part 2.
   api.registerResource({ ...validatingWebhookConfigurations, kind: 'ValidatingWebhookConfiguration' });
   api.registerResource({ ...mutatingWebhookConfigurations, kind: 'MutatingWebhookConfiguration' });

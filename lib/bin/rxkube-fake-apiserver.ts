@@ -26,6 +26,9 @@ options:
   --history-limit N      changes kept for watch resumption (default 10000)
   --bookmark-interval-ms N  bookmark interval on watches that allow bookmarks (default 60000)
   --no-auth              accept requests without a token
+  --authorization MODE   AlwaysAllow (the default) or RBAC: the stored Roles, ClusterRoles and
+                         bindings authorize every request (the kubeconfig's user is in
+                         system:masters); kubectl auth can-i and create token work in both
   --crd FILE             serve the CustomResourceDefinitions in FILE (YAML or JSON; repeatable)
   --replay FILE          seed the server with a recording (recordTraffic's JSON lines) and play its
                          events at their recorded times
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
         crd: { type: 'string', multiple: true },
         replay: { type: 'string' },
         'client-cert-auth': { type: 'boolean' },
+        authorization: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -75,6 +79,9 @@ async function main(): Promise<void> {
   }
   if (values['client-cert-auth'] && (values.http || values['no-auth']))
     fail('--client-cert-auth needs HTTPS with authentication (not --http or --no-auth)');
+  const authorization = values.authorization ?? 'AlwaysAllow';
+  if (authorization !== 'AlwaysAllow' && authorization !== 'RBAC') fail(`--authorization wants AlwaysAllow or RBAC, got "${authorization}"`);
+  if (authorization === 'RBAC' && values['no-auth']) fail('--authorization RBAC needs authentication (not --no-auth)');
   let seedPods = 0;
   for (const s of values.seed ?? []) {
     const m = /^pods=(\d+)$/.exec(s);
@@ -89,6 +96,7 @@ async function main(): Promise<void> {
     bookmarkIntervalMs: int('--bookmark-interval-ms', values['bookmark-interval-ms']),
     tokens: values['no-auth'] ? false : undefined,
     clientCertificateAuth: values['client-cert-auth'] ?? false,
+    authorization,
     seedPods,
   });
   for (const file of values.crd ?? []) {

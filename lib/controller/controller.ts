@@ -1,3 +1,4 @@
+import { declareParts } from '../rbac/permission.js';
 import { ConfigError } from '../configError.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import { checkControllerOptions } from './checkControllerOptions.js';
@@ -52,5 +53,8 @@ export function controller<T extends KubeObjectLike>(options: ControllerOptions<
       `controller ${JSON.stringify(name)}: owns needs forKind (the apiVersion and kind of the primary objects) to follow owner references`,
     );
   }
-  return new ControllerRun(name, options, sources, concurrency);
+  const run = new ControllerRun(name, options, sources, concurrency);
+  // What it needs, for RBAC generation (permissionsOf): its informers' reads and what it declares.
+  declareParts(run, [options.for, ...sources.map((s) => s.informer), ...(options.permissions ?? [])]);
+  return run;
 }

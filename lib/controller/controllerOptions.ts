@@ -12,6 +12,7 @@ import type { CacheSyncTimeoutError, ControllerInputError, ReconcileError } from
 import type { OwnWritesTimeoutError } from './ownWritesTimeoutError.js';
 import type { ControllerMetricEvent, ControllerStats, ControllerStatus } from './controllerMetrics.js';
 import type { Reconciler } from './reconciler.js';
+import type { Permission } from '../rbac/permission.js';
 import type { OwnerKind, TriggerInformer, TriggerSource } from './triggerSource.js';
 
 /**
@@ -99,6 +100,13 @@ export interface ControllerOptions<T extends KubeObjectLike> {
    * that start passing are queued (low priority).
    */
   readonly keyFilter$?: Observable<(key: string) => boolean>;
+  /**
+   * What the reconciles do that rxkube cannot see (writes made with client-node, subresources,
+   * Events...), for RBAC generation: `can.create(configMaps)`, `can.writeStatus(backups)`, an
+   * `eventRecorder`, a lease lock. `permissionsOf(controller)` adds the reads of `for`, `owns` and
+   * `watches`. Declared here, never inferred from running.
+   */
+  readonly permissions?: ReadonlyArray<Permission | ReadonlyArray<Permission> | object>;
   /**
    * Whether to reconcile now (leader election). While false, informers run and keys are queued
    * (warm), but no reconcile starts; reconciles in flight finish. Default: always true.

@@ -28,11 +28,12 @@ import { resourcePath } from '../listwatch/resourcePath.js';
 import type { Tracing } from '../tracing/tracing.js';
 import { metadataListWatch, type PartialObjectMetadata } from '../listwatch/metadataListWatch.js';
 import { attachLifetime, lifetimeOf } from '../meta/lifetime.js';
-import type { Resource } from '../listwatch/resource.js';
+import type { Resource, TypedResource } from '../listwatch/resource.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 import type { Indexers } from '../store/indexers.js';
 import type { Transport } from '../transport/transport.js';
 import { builtInResources, resourceName } from './builtInResources.js';
+import { can, declareParts, declarePermissions } from '../rbac/permission.js';
 
 /**
  * The selectors a shared informer factory sends on every list and watch of its informers.
@@ -160,8 +161,13 @@ export type AccessorOptions<T> = InformerForOptions<T>;
  * ```
  */
 export interface SharedInformerFactory {
-  /** The informer of any group/version/resource; the same one for the same resource and namespace (L1). */
-  informerFor<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): Informer<T>;
+  /**
+   * The informer of any group/version/resource; the same one for the same resource and namespace
+   * (L1). Given a custom resource's definition (`defineCustomResource` of `rxkube/crd`, a
+   * {@link TypedResource}), the object type comes with it: `informerFor(backups)` is an
+   * `Informer<Backup>`.
+   */
+  informerFor<T extends KubeObjectLike>(resource: TypedResource<T>, options?: InformerForOptions<T>): Informer<T>;
   /**
    * The metadata-only informer of a resource (client-go's metadata informer, controller-runtime's
    * `OnlyMetadata`): lists and watches ask for `PartialObjectMetadata`, so spec and status never
@@ -177,7 +183,7 @@ export interface SharedInformerFactory {
    * include it; `waitForCacheSync()` waits for it to run and sync (key `crd:widgets.example.com`):
    * pass a `timeout` when the CRD may not be installed.
    */
-  followCrd<T extends KubeObjectLike>(resource: Resource, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
+  followCrd<T extends KubeObjectLike>(resource: TypedResource<T>, options?: InformerForOptions<T>): CrdFollowingInformer<T>;
   pods(options?: AccessorOptions<Pod>): Informer<Pod>;
   configMaps(options?: AccessorOptions<ConfigMap>): Informer<ConfigMap>;
   secrets(options?: AccessorOptions<Secret>): Informer<Secret>;
@@ -293,6 +299,9 @@ export function sharedInformerFactory(
     }
     const inf = attachLifetime(buildInformer<T>(resource, opts, namespace, metadataOnly), lifetime);
     entries.set(identity, { key, informer: inf, started: false });
+    // Declared now, for RBAC generation (permissionsOf): the informer lists and watches its resource.
+    declarePermissions(inf, [can.read(resource, namespace || undefined)]);
+    declareParts(self, [inf]);
     return inf;
   }
 
@@ -345,6 +354,9 @@ export function sharedInformerFactory(
     const crds = informerFor<CustomResourceDefinition>(builtInResources.customResourceDefinitions);
     const follower = followCrd<T>(crds, resource, () => buildInformer<T>(resource, opts, namespace, false), { scheduler: options.scheduler });
     entries.set(identity, { key: namespace === '' ? `crd:${name}` : `${namespace}/crd:${name}`, informer: follower, started: false });
+    declarePermissions(follower, [can.read(resource, namespace || undefined)]);
+    declareParts(follower, [crds]);
+    declareParts(self, [follower]);
     return follower;
   }
 
@@ -354,8 +366,8 @@ export function sharedInformerFactory(
       informerFor<T>(resource, opts);
   const r = builtInResources;
 
-  const factory: SharedInformerFactory = Object.freeze({
-    informerFor: <T extends KubeObjectLike>(resource: Resource, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
+  const self: SharedInformerFactory = Object.freeze({
+    informerFor: <T extends KubeObjectLike>(resource: TypedResource<T>, opts?: InformerForOptions<T>) => informerFor<T>(resource, opts),
     metadata: (resource: Resource, opts?: InformerForOptions<PartialObjectMetadata>) =>
       informerFor<PartialObjectMetadata>(resource, opts, true),
     followCrd: followCrdOf,
@@ -402,9 +414,9 @@ export function sharedInformerFactory(
     isShutdown: () => shutDown,
   });
   const release = lifetime?.adopt(
-    factory,
+    self,
     () => `a sharedInformerFactory with the informers ${[...entries.values()].filter((e) => e.started).map((e) => e.key).join(', ') || '(none started)'} (call factory.shutdown())`,
-    () => factory.shutdown(),
+    () => self.shutdown(),
   );
-  return factory;
+  return self;
 }

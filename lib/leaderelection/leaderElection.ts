@@ -15,6 +15,7 @@ import {
   tap,
   type Observable,
 } from 'rxjs';
+import { declareParts } from '../rbac/permission.js';
 import { RxkubeError } from '../errors.js';
 import { errorLogger } from '../logging/errorLogger.js';
 import { electorEffect, type ElectorEnv } from './electorEffect.js';
@@ -221,6 +222,7 @@ export function leaderElection(config: LeaderElectionConfig): LeaderElector {
       return done;
     },
   };
+  declareParts(elector, [lock]); // its Lease, for RBAC generation (permissionsOf)
   return elector;
 }
 

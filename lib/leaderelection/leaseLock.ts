@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import { can, declarePermissions } from '../rbac/permission.js';
 import { catchError, map, of, throwError, type Observable } from 'rxjs';
 import { ApiStatusError } from '../errors.js';
 import { jsonRequest$ } from '../transport/jsonRequest.js';
@@ -105,7 +106,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       throwError(() => (e instanceof ApiStatusError && e.statusCode === 409 ? new LeaseConflictError(`${namespace}/${name}`, operation) : e)),
     );
   const labels = options.labels ?? {};
-  return attachLifetime<ResourceLock>({
+  const lock = attachLifetime<ResourceLock>({
     describe: () => `${namespace}/${name}`,
     get(): Observable<VersionedRecord | undefined> {
       return jsonRequest$(transport, 'GET', path).pipe(
@@ -134,4 +135,7 @@ export function leaseLock(source: KubeConfig | Transport, namespace: string, nam
       return jsonRequest$(transport, 'PUT', path, lease).pipe(map(keep), conflictAs('update'));
     },
   }, lifetime);
+  // For RBAC generation (permissionsOf): get, create and update this Lease.
+  declarePermissions(lock, can.holdLease(namespace, name));
+  return lock;
 }

@@ -31,10 +31,26 @@ export { remoteFaults, type RemoteFaultControl } from './fakeApiServer/faults/re
 export type { FakeToken, DenyRule } from './fakeApiServer/auth/authenticator.js';
 export type { Stoppable } from './fakeApiServer/serverLifetime.js';
 export type { FakeKubeConfigOptions } from './fakeApiServer/server.js';
+export type { TokenRequestSpec } from './fakeApiServer/rbac/tokenRequest.js';
+export type { AuthorizationMode } from './fakeApiServer/rbac/accessControl.js';
 export type { ClientCertificate, ClientCertificateOptions } from './fakeApiServer/auth/certificates.js';
 export type { ResourceDefinition, ResourceRef, ResourceType, JsonObject } from './fakeApiServer/resources.js';
 export type { PatchType } from './fakeApiServer/registry/patch.js';
 export type { DeleteOptions } from './fakeApiServer/registry/store.js';
+export type { AdmissionControl } from './fakeApiServer/fakeApiServer.js';
+export type {
+  AdmissionAttributes,
+  AdmissionOperation,
+  AdmissionPlugin,
+  AdmissionResponse,
+  GroupVersionKind,
+  GroupVersionResource,
+  MaybePromise,
+  UserInfo,
+} from './fakeApiServer/admission/attributes.js';
+export { AsyncAdmissionError, type AdmissionStage } from './fakeApiServer/admission/chain.js';
+export type { TypeRules, Allocators } from './fakeApiServer/registry/typeRules.js';
+export type { FieldError } from './fakeApiServer/status.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';
 export { seededRandom, type Random } from './fakeApiServer/random.js';
 export {
@@ -78,7 +94,9 @@ export {
   type RecordedObject,
   type RecordedStream,
   type RecordedTraffic,
+  type Redaction,
 } from './record/recording.js';
 export { replayListWatch, type ReplayListWatchOptions } from './record/replayListWatch.js';
+export { replaySettleTime, type ReplaySettleOptions } from './record/replaySettleTime.js';
 export type { StreamRef } from './record/timeline.js';
 export type { ServerReplay, ServerReplayOptions } from './record/replayIntoServer.js';

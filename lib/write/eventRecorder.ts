@@ -1,4 +1,5 @@
 import { Subject, asyncScheduler, catchError, defer, from, retry, throwError, timer, type Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { can, declarePermissions } from '../rbac/permission.js';
 import { EventRecordError } from './eventRecordError.js';
 import type { EventSink, KubeEvent } from './eventSink.js';
 import type { EventInput } from './eventInput.js';
@@ -197,7 +198,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
     }
   };
 
-  return {
+  const recorder: EventRecorder = {
     publish(input: EventInput): void {
       if (closed) return;
       // Checked, not trusted: JavaScript callers (and `as` casts) can pass anything, and this must not throw.
@@ -230,4 +231,7 @@ export function eventRecorder(options: EventRecorderOptions): EventRecorder {
       errors$.complete();
     },
   };
+  // For RBAC generation (permissionsOf): events.k8s.io Events, created and patched (series).
+  declarePermissions(recorder, [can.recordEvents()]);
+  return recorder;
 }

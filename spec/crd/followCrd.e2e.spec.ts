@@ -37,7 +37,7 @@ let factory: SharedInformerFactory | undefined;
 let ctl: Controller | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+  api = await startFakeApiServer({ namespaces: ['ns'], bookmarkIntervalMs: 0 });
 });
 
 afterEach(async () => {

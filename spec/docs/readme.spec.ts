@@ -34,7 +34,7 @@ describe('README', () => {
   it('its first example runs as written: handlers see the pods, the lister counts the web pods', async () => {
     const first = /^```ts\n([\s\S]*?)^```$/m.exec(README)?.[1];
     expect(first).toContain('sharedInformerFactory(kc');
-    const api = await startFakeApiServer();
+    const api = await startFakeApiServer({ namespaces: ['shop'] });
     try {
       for (const [name, app] of [['web-1', 'web'], ['web-2', 'web'], ['db-1', 'db']]) {
         api.create('pods', { metadata: { namespace: 'shop', name, labels: { app } }, spec: { containers: [{ name: 'c', image: 'i' }] } });

@@ -27,7 +27,7 @@ let api: FakeApiServer;
 let factory: SharedInformerFactory | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer();
+  api = await startFakeApiServer({ namespaces: ['blog', 'shop'] });
   api.create('pods', podFixture({ namespace: 'shop', name: 'web-0', labels: { app: 'web' }, nodeName: 'node-1' }));
   api.create('pods', podFixture({ namespace: 'shop', name: 'db-0', labels: { app: 'db' }, nodeName: 'node-2' }));
   api.create('pods', podFixture({ namespace: 'blog', name: 'web-0', labels: { app: 'web' }, nodeName: 'node-1' }));

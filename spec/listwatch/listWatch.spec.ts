@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { RxkubeError } from '../../lib/errors.js';
 import { listWatch } from '../../lib/listwatch/createListWatch.js';
 import type { ListPage } from '../../lib/listwatch/listWatch.js';
+import { deploymentFixture, podFixture } from '../../lib/testing/index.js';
 import { api, transport, useServer } from './listWatchServer.js';
 import {
   all,
@@ -20,7 +21,7 @@ import {
 // Lists and watches against a real server: pages, selectors, paths, grouped and custom resources.
 // Streams: listWatchStreams.spec.ts; errors: listWatchErrors.spec.ts.
 describe('listWatch over the client-node transport (HTTPS, token and CA from the kubeconfig)', () => {
-  useServer();
+  useServer(['paging', 'sel', 'other', 'ns-a', 'ns-b', 'apps-ns', 'w']);
 
   it('lists in pages following continue; continue pages send only limit and continue; every page has the list RV', async () => {
     for (let i = 0; i < 7; i++) api.create('configmaps', cm('paging', `c${i}`));
@@ -84,8 +85,8 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
   });
 
   it('lists one namespace, all namespaces, and a cluster-scoped resource at their paths', async () => {
-    api.create('pods', { metadata: { namespace: 'ns-a', name: 'p1' }, spec: { containers: [] } });
-    api.create('pods', { metadata: { namespace: 'ns-b', name: 'p2' }, spec: { containers: [] } });
+    api.create('pods', podFixture({ namespace: 'ns-a', name: 'p1' }));
+    api.create('pods', podFixture({ namespace: 'ns-b', name: 'p2' }));
     api.create('nodes', { metadata: { name: 'node-1' } });
     api.clearRequests();
     const one = (await all(listWatch<Obj>(transport, pods, { namespace: 'ns-a' }).list({}))).flatMap(
@@ -115,7 +116,7 @@ describe('listWatch over the client-node transport (HTTPS, token and CA from the
 
   it('lists and watches a grouped built-in (apps/v1 deployments)', async () => {
     const lw = listWatch<Obj>(transport, deployments, { namespace: 'apps-ns' });
-    api.create('deployments.apps', { metadata: { namespace: 'apps-ns', name: 'd1' }, spec: { replicas: 1 } });
+    api.create('deployments.apps', deploymentFixture({ namespace: 'apps-ns', name: 'd1', replicas: 1 }));
     const [page] = await all(lw.list({}));
     expect(names(page!.items)).toEqual(['apps-ns/d1']);
     const { events, open } = watchEvents(api, lw.watch({ resourceVersion: page!.resourceVersion }), 1);

@@ -11,7 +11,7 @@ import { all, cm, configmaps, eventSummary, eventually, type Obj, watchEvents } 
 
 // Errors: a broken connection, a malformed line, HTTP errors, an unserved resource, a dead watch (R12).
 describe('listWatch over the client-node transport (HTTPS, token and CA from the kubeconfig)', () => {
-  useServer();
+  useServer(['mal', 'stall']);
 
   it('a watch whose connection breaks off errors with a TransportError', async () => {
     const before = api.openWatches();

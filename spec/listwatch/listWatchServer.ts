@@ -7,10 +7,14 @@ import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.
 export let api: FakeApiServer;
 export let transport: ClientNodeTransport;
 
-/** Starts a fake API server (widgets served) and a client-node transport to it around a describe block's tests. */
-export function useServer(): void {
+/**
+ * Starts a fake API server (widgets served, `namespaces` created: kube's NamespaceLifecycle refuses
+ * writes into a missing one) and a client-node transport to it around a describe block's tests.
+ */
+export function useServer(namespaces: readonly string[]): void {
   beforeAll(async () => {
     api = await startFakeApiServer({
+      namespaces: [...namespaces],
       resources: [
         { group: 'example.com', version: 'v1alpha1', plural: 'widgets', kind: 'Widget', namespaced: true },
       ],

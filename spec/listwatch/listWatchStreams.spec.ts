@@ -7,7 +7,7 @@ import { all, cm, configmaps, eventSummary, eventually, type Obj, secrets } from
 // Watch streams: cold requests, teardown on unsubscribe, ERROR events, watch options and streaming
 // lists, and a stream the server ends.
 describe('listWatch over the client-node transport (HTTPS, token and CA from the kubeconfig)', () => {
-  useServer();
+  useServer(['stream']);
 
   it('is cold: each subscription is its own request', async () => {
     const lw = listWatch<Obj>(transport, configmaps, { namespace: 'paging' });

@@ -23,7 +23,7 @@ let factory: SharedInformerFactory | undefined;
 let ctl: Controller | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+  api = await startFakeApiServer({ namespaces: ['ns'], bookmarkIntervalMs: 0 });
   api.create('pods', podFixture({ namespace: 'ns', name: 'a', labels: { app: 'web' }, nodeName: 'node-1' }));
   api.create('pods', podFixture({ namespace: 'ns', name: 'b', labels: { app: 'db' }, nodeName: 'node-1' }));
 });

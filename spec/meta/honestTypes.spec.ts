@@ -24,7 +24,7 @@ let api: FakeApiServer;
 let factory: SharedInformerFactory | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer();
+  api = await startFakeApiServer({ namespaces: ['ns'] });
   api.registerResource({ ...widgets, kind: 'Widget' });
 });
 
@@ -36,7 +36,7 @@ afterEach(async () => {
 
 describe('honest types', () => {
   it('a pod from the lister has string timestamps, typed and at run time', async () => {
-    api.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: 'a' }, spec: { containers: [] } });
+    api.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'ns', name: 'a' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
     factory = sharedInformerFactory(api.kubeConfig());
     const pods = factory.pods();
     factory.start();

@@ -16,7 +16,7 @@ import { clientNodeTransport } from '../../lib/transport/clientNode.js';
 import { seededRandom, startFakeApiServer } from '../../lib/testing/index.js';
 
 interface Pod extends KubeObject {
-  spec?: { containers?: unknown[]; v?: number };
+  spec?: { containers?: unknown[] };
 }
 
 export interface ConvergenceResult {
@@ -40,6 +40,7 @@ export interface ConvergenceResult {
 }
 
 const namespaces = ['c-0', 'c-1', 'c-2', 'c-3'];
+const container = { name: 'c', image: 'nginx' };
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /**
@@ -54,7 +55,7 @@ export async function runConvergence(
   mode: FifoMode,
 ): Promise<ConvergenceResult> {
   const rand = seededRandom(seed).next;
-  const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000 });
+  const api = await startFakeApiServer({ seed, bookmarkIntervalMs: 200, historyLimit: 5000, namespaces });
   const transport = clientNodeTransport(api.kubeConfig());
   const subs: Subscription[] = [];
   try {
@@ -161,10 +162,11 @@ export async function runConvergence(
         const key = `${namespace}/${name}`;
         const v = live.get(key);
         if (v === undefined) {
-          api.create('pods', { metadata: { name, namespace }, spec: { containers: [], v: 0 } });
+          api.create('pods', { metadata: { name, namespace, labels: { v: '0' } }, spec: { containers: [container] } });
           live.set(key, 0);
         } else if (rand() < 0.7) {
-          api.patch('pods', namespace, name, { spec: { v: v + 1 } }, 'merge');
+          // a label: kube keeps a Pod's spec immutable
+          api.patch('pods', namespace, name, { metadata: { labels: { v: String(v + 1) } } }, 'merge');
           live.set(key, v + 1);
         } else {
           api.delete('pods', namespace, name);

@@ -13,7 +13,7 @@ import { clientNodeTransport } from '../../lib/transport/clientNode.js';
 import { waitFor as waitForIt } from '../support/waitFor.js';
 
 export interface Pod extends KubeObject {
-  spec?: { containers?: unknown[]; v?: number };
+  spec?: { containers?: unknown[] };
 }
 
 /** Small, real-time-friendly backoff for loopback tests: 5 ms, x2, cap 50 ms, no jitter. */
@@ -90,11 +90,21 @@ export function waitFor(
   return waitForIt(predicate, () => `${what} ${explain()}`, timeoutMs);
 }
 
+/**
+ * A valid Pod whose version `v` is a label: kube keeps a Pod's spec (but images and a few fields)
+ * immutable, so a label is what an update may change.
+ */
 export const newPod = (name: string, v = 0, namespace = 'default'): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name, namespace },
-  spec: { containers: [], v },
+  metadata: { name, namespace, labels: { v: String(v) } },
+  spec: { containers: [{ name: 'c', image: 'nginx' }] },
+});
+
+/** `stored` at version `v`: the body of an update that changes it (its label). */
+export const podAtVersion = (stored: Pod, v: number): Pod => ({
+  ...stored,
+  metadata: { ...stored.metadata, labels: { ...stored.metadata?.labels, v: String(v) } },
 });
 
 /** The server's pods of a namespace, by key, as plain comparable values. */

@@ -7,7 +7,7 @@ import type { RxkubeError } from '../../lib/errors.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { clientNodeTransport, type ClientNodeTransport } from '../../lib/transport/clientNode.js';
 import type { Transport } from '../../lib/transport/transport.js';
-import { fastBackoff, newPod, rvs, serverView, waitFor, type Pod } from './e2eSupport.js';
+import { fastBackoff, newPod, podAtVersion, rvs, serverView, waitFor, type Pod } from './e2eSupport.js';
 
 // An etcd restore, end to end: the informer's server is replaced by one whose resource versions are
 // lower than the informer's. The re-watch from the old RV is answered "Too large resource version"
@@ -39,10 +39,7 @@ describe('etcd restore: the server is replaced by one with lower resource versio
     const before = await server();
     for (let i = 0; i < 5; i++) before.create('pods', newPod(`old-${i}`));
     for (let v = 1; v <= 20; v++)
-      before.update('pods', {
-        ...newPod('old-0', v),
-        metadata: { ...before.get<Pod>('pods', 'default', 'old-0')!.metadata },
-      });
+      before.update('pods', podAtVersion(before.get<Pod>('pods', 'default', 'old-0')!, v));
     // The "restored" server: an older history (lower RVs), other objects.
     const after = await server();
     after.create('pods', newPod('old-1'));

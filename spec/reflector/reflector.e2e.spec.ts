@@ -7,7 +7,7 @@ import {
 } from '../../lib/testing/index.js';
 import { WatchDeadError } from '../../lib/listwatch/watchDeadError.js';
 import { WatchEndedError } from '../../lib/reflector/reflectorError.js';
-import { newPod, runReflector, rvs, serverView, waitFor, type Running } from './e2eSupport.js';
+import { newPod, podAtVersion, runReflector, rvs, serverView, waitFor, type Running } from './e2eSupport.js';
 
 // End-to-end: the reflector over the real ListWatch and @kubernetes/client-node, against rxkube's
 // fake API server on 127.0.0.1, with the server's fault injection.
@@ -222,7 +222,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     running = runReflector(a);
     await wait(watchOpen(a, 1), 'the watch');
     const created = a.create('pods', newPod('p'));
-    const updated = a.update('pods', { ...newPod('p', 1), metadata: { ...created.metadata } });
+    const updated = a.update('pods', podAtVersion(created, 1));
     await wait(() => running!.resourceVersions.length >= 3, 'two events');
     a.create('configmaps', { metadata: { name: 'other', namespace: 'default' } }); // moves the global RV past the pod's
     a.faults.bookmarkNow();
@@ -280,7 +280,7 @@ describe('reflector against the fake API server (loopback, client-node)', () => 
     a.faults.dropEvents(2); // the watch misses b's deletion and a's update
     a.delete('pods', 'default', 'b');
     const a1 = a.get<{ metadata: { resourceVersion: string } }>('pods', 'default', 'a')!;
-    a.update('pods', { ...newPod('a', 1), metadata: { ...a1.metadata } });
+    a.update('pods', podAtVersion(a1, 1));
     a.faults.stopDroppingEvents();
     expect(running.view.has('default/b')).toBe(true);
     a.faults.sendWatchError({ code: 500 });

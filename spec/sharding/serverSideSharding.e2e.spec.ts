@@ -100,7 +100,7 @@ function expectPartition(server: FakeApiServer): void {
 
 describe('sharded ListWatches of three replicas', () => {
   it('with ShardedListAndWatch on, the server filters: shardInfo echoed, each replica gets only its third, nothing lost or doubled', async () => {
-    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    api = await startFakeApiServer({ namespaces: ['ns'], shardedListAndWatch: true, bookmarkIntervalMs: 0 });
     for (let i = 0; i < 60; i++) api.create('pods', pod(i));
     const logged: string[] = [];
     const { lws } = await threeReplicas(api, logged);
@@ -117,7 +117,7 @@ describe('sharded ListWatches of three replicas', () => {
   });
 
   it('with the feature off (the default), the server ignores the selector: detected from the answer, each replica filters itself, same partition, said once', async () => {
-    api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+    api = await startFakeApiServer({ namespaces: ['ns'], bookmarkIntervalMs: 0 });
     for (let i = 0; i < 60; i++) api.create('pods', pod(i));
     const logged: string[] = [];
     const { lws } = await threeReplicas(api, logged);
@@ -131,13 +131,13 @@ describe('sharded ListWatches of three replicas', () => {
   });
 
   it('a replica receives about a third of the bytes when the server filters', async () => {
-    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    api = await startFakeApiServer({ namespaces: ['ns'], shardedListAndWatch: true, bookmarkIntervalMs: 0 });
     for (let i = 0; i < 90; i++) api.create('pods', pod(i));
     const on = await threeReplicas(api, []);
     await Promise.all(infs.map((i) => i.stop()));
     infs = [];
     await api.close();
-    api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+    api = await startFakeApiServer({ namespaces: ['ns'], bookmarkIntervalMs: 0 });
     for (let i = 0; i < 90; i++) api.create('pods', pod(i));
     const off = await threeReplicas(api, []);
     const total = (b: number[]) => b.reduce((x, y) => x + y, 0);
@@ -145,7 +145,7 @@ describe('sharded ListWatches of three replicas', () => {
   });
 
   it('a malformed shard selector is a 400 when the server shards', async () => {
-    api = await startFakeApiServer({ shardedListAndWatch: true });
+    api = await startFakeApiServer({ namespaces: ['ns'], shardedListAndWatch: true });
     const abort = new AbortController();
     const res = await transportFor(api.kubeConfig()).request({ method: 'GET', path: '/api/v1/pods', query: { shardSelector: 'shardRange(uid)' }, signal: abort.signal });
     expect(res.status).toBe(400);
@@ -161,7 +161,7 @@ describe('shardedInformer: the range follows membership', () => {
   });
 
   it('recomputes equal ranges when a member leaves; the old run stays current until the new one has synced, so no key goes unowned', async () => {
-    api = await startFakeApiServer({ shardedListAndWatch: true, bookmarkIntervalMs: 0 });
+    api = await startFakeApiServer({ namespaces: ['ns'], shardedListAndWatch: true, bookmarkIntervalMs: 0 });
     for (let i = 0; i < 60; i++) api.create('pods', pod(i));
     const server = api;
     const assignment = new BehaviorSubject<ShardAssignment>(shardAssignment('replica-0', MEMBERS, true));

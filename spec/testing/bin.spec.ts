@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AuthorizationV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { BIN, TSX, startFakeApiServerBin } from './fakeApiServerBin.js';
 
 describe('rxkube-fake-apiserver bin', () => {
@@ -43,6 +44,22 @@ describe('rxkube-fake-apiserver bin', () => {
     expect(await exited).toBe(0);
   });
 
+  it('--authorization RBAC: kube bootstrap policy, the kubeconfig user is system:masters', async () => {
+    const file = join(dir, 'kubeconfig-rbac');
+    const { child, exited } = await startFakeApiServerBin(['--authorization', 'RBAC', '--kubeconfig', file]);
+    try {
+      const kc = new KubeConfig();
+      kc.loadFromFile(file);
+      const bindings = await kc.makeApiClient(RbacAuthorizationV1Api).listClusterRoleBinding();
+      expect(bindings.items.map((b) => b.metadata?.name)).toContain('cluster-admin');
+      const review = await kc.makeApiClient(AuthorizationV1Api).createSelfSubjectAccessReview({ body: { spec: { resourceAttributes: { verb: 'delete', resource: 'nodes' } } } });
+      expect(review.status?.allowed).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
   it('--help prints the usage; a bad flag exits 2', async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -56,5 +73,8 @@ describe('rxkube-fake-apiserver bin', () => {
     expect([help.code, help.out.startsWith('usage: rxkube-fake-apiserver')]).toEqual([0, true]);
     const bad = await run(['--seed', 'nodes=3']);
     expect(bad.code).toBe(2);
+    const mode = await run(['--authorization', 'ABAC']);
+    expect([mode.code, mode.out.split('\n')[0]]).toEqual([2, 'rxkube-fake-apiserver: --authorization wants AlwaysAllow or RBAC, got "ABAC"']);
+    expect((await run(['--authorization', 'RBAC', '--no-auth'])).code).toBe(2);
   });
 });

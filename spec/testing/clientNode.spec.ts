@@ -2,7 +2,7 @@
 // the fake API server. Runs with client-node 1.4 (Node 20 leg) and 2.0 (Node 24 leg).
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, Watch, setHeaderOptions, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 interface Seen {
   type: string;
@@ -142,7 +142,7 @@ describe('@kubernetes/client-node against the fake API server', () => {
       { resourceVersion: rv, allowWatchBookmarks: true },
       () => {
         void api.waitForWatches(1).then(() => {
-          const a = api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: {} });
+          const a = api.create('pods', podFixture({ name: 'a' }));
           const b = api.patch('pods', 'default', 'a', { metadata: { labels: { x: 'y' } } });
           const c = api.delete('pods', 'default', 'a');
           written = [a, b, c].map((o) => o.metadata.resourceVersion);
@@ -157,7 +157,7 @@ describe('@kubernetes/client-node against the fake API server', () => {
 
   it('Watch sees the 410 of a compacted RV as an ERROR event, then the end of the stream', async () => {
     const rv = api.resourceVersion;
-    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: {} });
+    api.create('pods', podFixture({ name: 'a' }));
     api.faults.compact();
     const { events, err } = await watchEvents(kc, '/api/v1/namespaces/default/pods', { resourceVersion: rv }, () => undefined, 99);
     expect(events).toEqual([{ type: 'ERROR', name: undefined, rv: undefined, code: 410, reason: 'Expired' }]);

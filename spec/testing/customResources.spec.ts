@@ -18,7 +18,7 @@ import { labelSelectorFromObject } from '../../lib/labels/labelSelector.js';
 import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Resource } from '../../lib/listwatch/resource.js';
 import { RxkubeError } from '../../lib/errors.js';
-import { createDeploymentChain, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { createDeploymentChain, podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const crd: V1CustomResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -51,7 +51,7 @@ afterEach(async () => {
 
 describe('custom resources on the fake API server', () => {
   it('a CustomResourceDefinition POSTed through client-node makes the server serve the resource to clients and informers', async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop'] });
     const kc = api.kubeConfig();
     await kc.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({ body: crd });
     await kc
@@ -79,7 +79,7 @@ describe('custom resources on the fake API server', () => {
   });
 
   it('discovery lists the resource once its CRD exists, and it is gone when the CRD is deleted', async () => {
-    api = await startFakeApiServer({ http: true });
+    api = await startFakeApiServer({ namespaces: ['shop'], http: true });
     const get = async (path: string) => fetch(`${api!.url}${path}`);
     expect((await get('/apis/example.com/v1')).status).toBe(404);
     const created = await fetch(`${api.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, {
@@ -101,7 +101,7 @@ describe('custom resources on the fake API server', () => {
   });
 
   it('one Resource object describes the resource to the server and to the informer (they agree on kind)', async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop'] });
     api.registerResource(widgets);
     api.create(widgets, { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'shop' } });
     factory = sharedInformerFactory(api.kubeConfig(), { logger: false });
@@ -118,8 +118,8 @@ describe('custom resources on the fake API server', () => {
 
 describe('startFakeApiServer({ http: true }).kubeConfig()', () => {
   it('is accepted by client-node as is (1.4 refuses http:// without skipTLSVerify), and an informer syncs through it', async () => {
-    api = await startFakeApiServer({ http: true });
-    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: { containers: [] } });
+    api = await startFakeApiServer({ namespaces: ['shop'], http: true });
+    api.create('pods', podFixture({ name: 'a' }));
     const kc = api.kubeConfig();
     const pods = await kc.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'default' });
     expect(pods.items.map((p) => p.metadata?.name)).toEqual(['a']);
@@ -133,7 +133,7 @@ describe('startFakeApiServer({ http: true }).kubeConfig()', () => {
 
 describe('ownership-chain fixtures (the fake server runs no controllers)', () => {
   it('createDeploymentChain: Deployment -> ReplicaSet -> Pods, ownerReferences with real uids, labels matching selectors', async () => {
-    api = await startFakeApiServer({ http: true });
+    api = await startFakeApiServer({ namespaces: ['shop'], http: true });
     const { deployment, replicaSet, pods } = createDeploymentChain(api, {
       name: 'web',
       namespace: 'shop',

@@ -6,7 +6,7 @@ import { raw } from './rawClient.js';
 describe('fake API server: HTTPS, authentication, authorization, discovery (APISERVER.md §1, §4)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer({
+    api = await startFakeApiServer({ namespaces: ['ns'],
       tokens: [
         { token: 'admin-t', user: 'admin' },
         { token: 'reader-t', user: 'reader', deny: [{ verb: ['create', 'update', 'patch', 'delete'] }, { verb: 'list', resource: 'secrets' }] },
@@ -47,8 +47,8 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
   });
 
   it('the default token is in the default kubeconfig; tokens: false turns auth off (the default over HTTP)', async () => {
-    const d = await startFakeApiServer();
-    const off = await startFakeApiServer({ http: true });
+    const d = await startFakeApiServer({ namespaces: ['ns'] });
+    const off = await startFakeApiServer({ namespaces: ['ns'], http: true });
     try {
       expect(d.token).toBe(DEFAULT_TOKEN);
       expect(JSON.parse(d.kubeConfigText()).users[0].user.token).toBe(DEFAULT_TOKEN);
@@ -64,14 +64,20 @@ describe('fake API server: HTTPS, authentication, authorization, discovery (APIS
     expect(await get('/api')).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = await get('/api/v1');
     const pods = v1.resources.find((r: { name: string }) => r.name === 'pods');
-    expect(pods).toEqual({ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', shortNames: ['po'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] });
+    expect(pods).toEqual({ name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', shortNames: ['po'], categories: ['all'], verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] });
     for (const r of ['configmaps', 'secrets', 'namespaces', 'nodes', 'services']) expect(v1.resources.map((x: { name: string }) => x.name)).toContain(r);
     const apps = await get('/apis/apps/v1');
     expect(apps.resources.map((x: { name: string }) => x.name)).toEqual(expect.arrayContaining(['deployments', 'replicasets']));
     expect((await get('/version')).major).toBe('1');
     api.registerResource({ group: 'example.com', version: 'v1alpha1', plural: 'gadgets', kind: 'Gadget', namespaced: false });
     const groups = await get('/apis');
-    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual(['apiextensions.k8s.io', 'apps', 'batch', 'coordination.k8s.io', 'events.k8s.io', 'example.com', 'rbac.authorization.k8s.io']);
+    // Every group client-node's models know (registry/builtInTypes.generated.ts), and the custom one.
+    expect(groups.groups.map((g: { name: string }) => g.name)).toEqual([
+      'admissionregistration.k8s.io', 'apiextensions.k8s.io', 'apiregistration.k8s.io', 'apps', 'autoscaling', 'batch', 'certificates.k8s.io',
+      'coordination.k8s.io', 'discovery.k8s.io', 'events.k8s.io', 'example.com', 'flowcontrol.apiserver.k8s.io', 'internal.apiserver.k8s.io',
+      'networking.k8s.io', 'node.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'resource.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io',
+      'storagemigration.k8s.io',
+    ]);
     const coordination = await get('/apis/coordination.k8s.io/v1');
     expect(coordination.resources[0]).toMatchObject({ name: 'leases', kind: 'Lease', namespaced: true, singularName: 'lease' });
     const ex = await get('/apis/example.com/v1alpha1');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstValueFrom } from 'rxjs';
 import { clientNodeEventSink, eventRecorder, objectReference, type EventRecorder } from '../../lib/index.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { findKubectl, runKubectl } from './kubectlRunner.js';
 import { raw, rawWatch } from './rawClient.js';
 
@@ -106,7 +106,7 @@ describe('fake API server: Events, one storage for core/v1 and events.k8s.io/v1'
 
   it('field selectors of kubectl describe (involvedObject.*) on core/v1, regarding.* on events.k8s.io/v1', async () => {
     await record('mine');
-    const other = api.create<V1Pod>('pods', { metadata: { name: 'other', namespace: 'default' }, spec: { containers: [] } });
+    const other = api.create<V1Pod>('pods', podFixture({ name: 'other' }));
     const written = firstValueFrom(recorder.written$);
     recorder.publish({ type: 'Normal', reason: 'Other', action: 'X', regarding: objectReference(other, { apiVersion: 'v1', kind: 'Pod' }) });
     await written;

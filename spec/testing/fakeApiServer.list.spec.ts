@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { raw } from './rawClient.js';
 
 const cm = (name: string, ns = 'default', labels: Record<string, string> = {}) => ({ metadata: { name, namespace: ns, labels }, data: { k: name } });
@@ -7,13 +7,13 @@ const cm = (name: string, ns = 'default', labels: Record<string, string> = {}) =
 describe('fake API server: LIST (APISERVER.md §2)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer({ http: true, historyLimit: 50, tooLargeResourceVersionWaitMs: 50 });
+    api = await startFakeApiServer({ namespaces: ['ns1', 'ns2'], http: true, historyLimit: 50, tooLargeResourceVersionWaitMs: 50 });
   });
   afterEach(() => api.close());
 
   it('§2 list RV is the global revision at snapshot time, not the max item RV; items never null', async () => {
     api.create('configmaps', cm('a'));
-    api.create('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] } });
+    api.create('pods', podFixture({ name: 'p' }));
     const r = await raw(api, '/api/v1/namespaces/default/configmaps');
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json');
@@ -149,7 +149,7 @@ describe('fake API server: LIST (APISERVER.md §2)', () => {
   });
 
   it('§2 a future RV reached while waiting is served', async () => {
-    const slow = await startFakeApiServer({ http: true, tooLargeResourceVersionWaitMs: 5000 });
+    const slow = await startFakeApiServer({ namespaces: ['ns1'], http: true, tooLargeResourceVersionWaitMs: 5000 });
     try {
       const next = String(Number(slow.resourceVersion) + 1);
       const pending = raw(slow, '/api/v1/namespaces/default/configmaps', { query: { resourceVersion: next } });
@@ -180,8 +180,8 @@ describe('fake API server: LIST (APISERVER.md §2)', () => {
   });
 
   it('§2 pod field selectors spec.nodeName and status.phase', async () => {
-    api.create('pods', { metadata: { name: 'a', namespace: 'default' }, spec: { nodeName: 'n1' }, status: { phase: 'Running' } }, { withStatus: true });
-    api.create('pods', { metadata: { name: 'b', namespace: 'default' }, spec: {}, status: { phase: 'Pending' } }, { withStatus: true });
+    api.create('pods', podFixture({ name: 'a', nodeName: 'n1', phase: 'Running' }), { withStatus: true });
+    api.create('pods', podFixture({ name: 'b', phase: 'Pending' }), { withStatus: true });
     const q = async (fs: string) => (await raw(api, '/api/v1/pods', { query: { fieldSelector: fs } })).json.items.map((i: { metadata: { name: string } }) => i.metadata.name);
     expect(await q('spec.nodeName=n1')).toEqual(['a']);
     expect(await q('spec.nodeName=')).toEqual(['b']);

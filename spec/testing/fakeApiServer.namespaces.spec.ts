@@ -27,7 +27,7 @@ describe('fake API server: namespace lifecycle', () => {
   it('deleting a namespace deletes its content, then the namespace', async () => {
     await core.createNamespace({ body: { metadata: { name: 'team' } } });
     api.create('configmaps', { metadata: { name: 'a', namespace: 'team' } });
-    api.create('pods', { metadata: { name: 'p', namespace: 'team' }, spec: { containers: [] } });
+    api.create('pods', { metadata: { name: 'p', namespace: 'team' }, spec: { containers: [{ name: 'c', image: 'i' }] } });
     api.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'default' } });
     await core.deleteNamespace({ name: 'team' });
     expect(api.get('namespaces', undefined, 'team')).toBeUndefined();

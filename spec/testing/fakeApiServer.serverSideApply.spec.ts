@@ -116,6 +116,14 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
   });
 
   describe('apply', () => {
+    // A Deployment needs its selector and template (kube: 422 without them): manager "seed" applies
+    // them first, so that each test's managers own only the fields the test is about.
+    const seed = () =>
+      apps.patchNamespacedDeployment(
+        { name: 'web', namespace: 'default', body: deployment({ selector: { matchLabels: { app: 'web' } }, template: template([{ name: 'web', image: 'web:1' }]) }), fieldManager: 'seed' },
+        APPLY,
+      );
+
     it('creates a missing object (201) with an Apply entry owning exactly the applied fields', async () => {
       const r = await raw(api, `${CMS}/a`, { method: 'PATCH', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'ctl' }, body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', labels: { app: 'x' } }, data: { k: 'v' } } });
       expect(r.status).toBe(201);
@@ -139,6 +147,7 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
     });
 
     it('changing a field another manager owns is a 409 Conflict with FieldManagerConflict causes, worded as kube', async () => {
+      await seed();
       await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: deployment({ replicas: 1 }), fieldManager: 'mgr' }, APPLY);
       const r = await raw(api, `${DEPLOYS}/web`, { method: 'PATCH', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'other' }, body: deployment({ replicas: 2 }) });
       expect(r.status).toBe(409);
@@ -157,6 +166,7 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
     });
 
     it('several conflicts: grouped by manager (sorted), an Update manager named with its apiVersion', async () => {
+      await seed();
       await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: deployment({ replicas: 1, minReadySeconds: 1 }), fieldManager: 'b-apply' }, APPLY);
       await apps.patchNamespacedDeployment(
         { name: 'web', namespace: 'default', body: { spec: { paused: true } }, fieldManager: 'a-editor' },
@@ -173,6 +183,7 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
     });
 
     it('force=true takes ownership of the conflicting fields', async () => {
+      await seed();
       await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: deployment({ replicas: 1, minReadySeconds: 1 }), fieldManager: 'mgr' }, APPLY);
       const d = await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: deployment({ replicas: 5 }), fieldManager: 'hpa', force: true }, APPLY);
       expect(d.spec?.replicas).toBe(5);
@@ -181,6 +192,7 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
     });
 
     it('lists merge as kube: containers by name, ports by containerPort+protocol (TCP by default), finalizers as a set, args atomic', async () => {
+      await seed();
       const web = { name: 'web', image: 'web:1', args: ['a'], ports: [{ containerPort: 80 }] };
       await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: { ...deployment({ template: template([web]) }), metadata: { name: 'web', finalizers: ['x/a'] } } as V1Deployment, fieldManager: 'a' }, APPLY);
       const both = await apps.patchNamespacedDeployment(
@@ -214,16 +226,17 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
     });
 
     it('apply to /status changes only status, records subresource "status"; the main resource ignores status; /status of a missing object is 404', async () => {
+      await seed();
       const body = { ...deployment({ replicas: 1 }), status: { replicas: 7 } } as V1Deployment;
       const created = await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body, fieldManager: 'ctl' }, APPLY);
-      expect(created.status?.replicas).toBeUndefined(); // the applied status is dropped (the create resets it)
+      expect(created.status?.replicas).toBeUndefined(); // the main resource drops the applied status
       const st = await apps.patchNamespacedDeploymentStatus(
         { name: 'web', namespace: 'default', body: { ...deployment({ replicas: 9 }), status: { replicas: 3, conditions: [{ type: 'Available', status: 'True' }] } } as V1Deployment, fieldManager: 'ctl' },
         APPLY,
       );
       expect(st.spec?.replicas).toBe(1);
       expect(st.status?.replicas).toBe(3);
-      expect(entries(st)).toEqual([
+      expect(entries(st).filter((e) => e.manager !== 'seed')).toEqual([
         { manager: 'ctl', operation: 'Apply', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } },
         {
           manager: 'ctl',
@@ -266,7 +279,8 @@ describe('fake API server: managedFields and server-side apply (TESTCLUSTER.md Â
   describe('custom resources: list types from the CRD schema', () => {
     it('x-kubernetes-list-type map/set merge by keys and values; a list without one is atomic', async () => {
       const kc = api.kubeConfig();
-      const items = { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' }, size: { type: 'integer' } } };
+      // A map list's keys must be required (or defaulted): kube refuses the CRD otherwise.
+      const items = { type: 'object', required: ['name', 'port'], properties: { name: { type: 'string' }, port: { type: 'integer' }, size: { type: 'integer' } } };
       await kc.makeApiClient(ApiextensionsV1Api).createCustomResourceDefinition({
         body: {
           apiVersion: 'apiextensions.k8s.io/v1',

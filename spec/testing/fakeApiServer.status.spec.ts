@@ -127,14 +127,14 @@ describe('fake API server: the status subresource', () => {
   });
 
   it('the data plane follows the same rules; updateStatus, patch(..., "status") and create({ withStatus }) write status', () => {
-    const p = api.create<V1Pod>('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] }, status: { phase: 'Running' } });
+    const p = api.create<V1Pod>('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running' } });
     expect(p.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
     expect(api.update<V1Pod>('pods', { ...p, status: { phase: 'Failed' } }).status?.phase).toBe('Pending');
     expect(api.patch<V1Pod>('pods', 'default', 'p', { status: { phase: 'Failed' } }).status?.phase).toBe('Pending');
     expect(api.patch<V1Pod>('pods', 'default', 'p', { status: { phase: 'Running' } }, 'merge', 'status').status?.phase).toBe('Running');
     const now = api.get<V1Pod>('pods', 'default', 'p')!;
     expect(api.updateStatus<V1Pod>('pods', { ...now, status: { phase: 'Succeeded' } }).status?.phase).toBe('Succeeded');
-    expect(api.create<V1Pod>('pods', { metadata: { name: 'q', namespace: 'default' }, spec: { containers: [] }, status: { phase: 'Running' } }, { withStatus: true }).status).toEqual({ phase: 'Running' });
+    expect(api.create<V1Pod>('pods', { metadata: { name: 'q', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running' } }, { withStatus: true }).status).toEqual({ phase: 'Running' });
     expect(() => api.updateStatus('configmaps', { metadata: { name: 'x', namespace: 'default' } })).toThrow(/not found/);
   });
 

@@ -59,6 +59,7 @@ describe('fake API server: WATCH (APISERVER.md §3)', () => {
   });
 
   it('§3 scope: a namespace watch sees only its namespace; the cluster watch sees all', async () => {
+    api.create('namespaces', { metadata: { name: 'other' } });
     const ns = await watch(PATH, { resourceVersion: api.resourceVersion });
     const all = await watch('/api/v1/configmaps', { resourceVersion: api.resourceVersion });
     api.create('configmaps', cm('x', {}, 'other'));

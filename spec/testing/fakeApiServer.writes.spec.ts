@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { ApiStatusError } from '../../lib/errors.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { deploymentFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { raw } from './rawClient.js';
 
 const PODS = '/api/v1/namespaces/default/pods';
@@ -19,18 +19,18 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     expect(r.json.metadata).toMatchObject({ name: 'a', namespace: 'default', resourceVersion: api.resourceVersion });
     expect(r.json.metadata.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(r.json.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    const d = await raw(api, '/apis/apps/v1/namespaces/default/deployments', { method: 'POST', body: { metadata: { name: 'd' }, spec: { replicas: 1 } } });
+    const d = await raw(api, '/apis/apps/v1/namespaces/default/deployments', { method: 'POST', body: deploymentFixture({ name: 'd' }) });
     expect(d.status).toBe(201);
     expect(d.json).toMatchObject({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { generation: 1 } });
   });
 
   it('§5 POST generateName: base[:58] + 5 chars of kube\'s alphabet; the same names for the same seed', async () => {
     const base = 'x'.repeat(70);
-    const r = await raw(api, PODS, { method: 'POST', body: { metadata: { generateName: base }, spec: {} } });
+    const r = await raw(api, PODS, { method: 'POST', body: { metadata: { generateName: base }, spec: pod('').spec } });
     expect(r.json.metadata.name).toMatch(/^x{58}[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     const again = await startFakeApiServer({ http: true });
     try {
-      const r2 = await raw(again, PODS, { method: 'POST', body: { metadata: { generateName: base }, spec: {} } });
+      const r2 = await raw(again, PODS, { method: 'POST', body: { metadata: { generateName: base }, spec: pod('').spec } });
       expect(r2.json.metadata.name).toBe(r.json.metadata.name);
       expect(r2.json.metadata.uid).toBe(r.json.metadata.uid);
     } finally {
@@ -66,12 +66,15 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
   });
 
   it('§5 PUT: optimistic concurrency (409 Conflict), kept uid/creationTimestamp, generation bumped on spec change', async () => {
-    const d = api.create('deployments.apps', { metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1 } });
+    const d = api.create('deployments.apps', deploymentFixture({ name: 'd' }));
     const path = '/apis/apps/v1/namespaces/default/deployments/d';
-    const ok = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, uid: 'forged' }, spec: { replicas: 2 } } });
+    // A uid in the body is a precondition (409 when it is not the object's); a forged creationTimestamp is kept from storage.
+    const forged = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, uid: 'forged' }, spec: { ...d.spec, replicas: 2 } } });
+    expect(forged.status).toBe(409);
+    const ok = await raw(api, path, { method: 'PUT', body: { ...d, metadata: { ...d.metadata, creationTimestamp: '2000-01-01T00:00:00Z' }, spec: { ...d.spec, replicas: 2 } } });
     expect(ok.status).toBe(200);
     expect(ok.json.metadata).toMatchObject({ uid: d.metadata.uid, creationTimestamp: (d.metadata as { creationTimestamp: string }).creationTimestamp, generation: 2 });
-    const stale = await raw(api, path, { method: 'PUT', body: { ...d, spec: { replicas: 3 } } });
+    const stale = await raw(api, path, { method: 'PUT', body: { ...d, spec: { ...d.spec, replicas: 3 } } });
     expect(stale.status).toBe(409);
     expect(stale.json).toMatchObject({
       reason: 'Conflict',
@@ -113,8 +116,10 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     const mp = await raw(api, path, { method: 'PATCH', contentType: 'application/merge-patch+json', body: { metadata: { labels: { b: null } } } });
     expect(mp.json.metadata.labels).toEqual({ a: 'x' });
     const sp = await raw(api, path, { method: 'PATCH', contentType: 'application/strategic-merge-patch+json', body: { spec: { containers: [{ name: 'd', image: 'v2' }], $setElementOrder: [] } } });
-    expect(sp.json.spec.containers).toEqual([{ name: 'c', image: 'v1' }, { name: 'd', image: 'v2' }]);
-    const apply = await raw(api, `${PODS}/q`, { method: 'PATCH', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'me' }, body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'q' }, spec: {} } });
+    // Merged by name; each container carries kube's defaults (an image without a tag pulls Always).
+    const defaulted = { imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' };
+    expect(sp.json.spec.containers).toEqual([{ name: 'c', image: 'v1', ...defaulted }, { name: 'd', image: 'v2', ...defaulted }]);
+    const apply = await raw(api, `${PODS}/q`, { method: 'PATCH', contentType: 'application/apply-patch+yaml', query: { fieldManager: 'me' }, body: pod('q') });
     expect(apply.status).toBe(201);
     const bad = await raw(api, path, { method: 'PATCH', contentType: 'text/plain', body: '{}' });
     expect(bad.status).toBe(415);
@@ -181,7 +186,9 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
     const c = api.create('configmaps', { metadata: { name: 'c', namespace: 'default' } });
     const pre = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE', body: { preconditions: { uid: 'other' } } });
     expect(pre.status).toBe(409);
-    expect(pre.json.message).toBe(`Operation cannot be fulfilled on configmaps "c": Precondition failed: UID in precondition: other, UID in object meta: ${c.metadata.uid}`);
+    expect(pre.json.message).toBe(
+      `Operation cannot be fulfilled on configmaps "c": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/c, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: other, UID in object meta: ${c.metadata.uid}`,
+    );
     const ok = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE' });
     expect(ok.json).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'c', kind: 'configmaps', uid: c.metadata.uid } });
     const gone = await raw(api, '/api/v1/namespaces/default/configmaps/c', { method: 'DELETE' });
@@ -230,7 +237,7 @@ describe('fake API server: writes (APISERVER.md §5) and errors (§4)', () => {
   });
 
   it('data-plane helpers take a Resource object as well as a plural or plural.group', () => {
-    api.create({ group: 'apps', version: 'v1', plural: 'deployments', namespaced: true }, { metadata: { name: 'd', namespace: 'default' } });
+    api.create({ group: 'apps', version: 'v1', plural: 'deployments', namespaced: true }, deploymentFixture({ name: 'd' }));
     expect(api.list('deployments.apps').items).toHaveLength(1);
   });
 });

@@ -22,10 +22,11 @@ export function startFakeApiServerBin(args: string[]): Promise<BinProcess> {
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     let out = '';
     let err = '';
-    const timer = setTimeout(
-      () => reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`)),
-      20_000,
-    );
+    // A bin that does not start in time is killed: no process outlives the spec that started it.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening on" line; stdout: ${out} stderr: ${err}`));
+    }, 20_000);
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();

@@ -60,7 +60,18 @@ describe('kubectl create <subcommand> (protobuf bodies)', () => {
     expect(d.spec?.replicas).toBe(3);
     expect(d.spec?.selector.matchLabels).toEqual({ app: 'web' });
     expect(d.spec?.template.metadata?.labels).toEqual({ app: 'web' });
-    expect(d.spec?.template.spec?.containers).toEqual([{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 8080 }], resources: {} }]);
+    // As sent, plus kube's container defaults (a tagged image other than :latest pulls IfNotPresent).
+    expect(d.spec?.template.spec?.containers).toEqual([
+      {
+        name: 'nginx',
+        image: 'nginx:1.27',
+        ports: [{ containerPort: 8080, protocol: 'TCP' }],
+        resources: {},
+        imagePullPolicy: 'IfNotPresent',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ]);
     expect(d.metadata?.generation).toBe(1);
   });
 

@@ -17,7 +17,7 @@ describe('kubectl delete against the fake API server (garbage collection, namesp
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   beforeEach(async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop'] });
     await api.writeKubeConfig(join(dir, 'config'));
   });
   afterEach(() => api.close());

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { findKubectl } from './kubectlRunner.js';
 
 const execFileP = promisify(execFile);
@@ -42,10 +42,10 @@ describe('kubectl against the fake API server', () => {
     expect(kubectl).toBeDefined();
   });
 
-  it('kubectl get lists the pods with NAME/AGE columns', async () => {
+  it('kubectl get lists the pods with the server’s Table columns (kube’s pod printer)', async () => {
     const out = await run('get', 'pods', '-n', 'default');
     const lines = out.trim().split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+AGE$/);
+    expect(lines[0]).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/);
     expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(['alpha', 'beta', 'gamma']);
   });
 
@@ -88,7 +88,7 @@ describe('kubectl against the fake API server', () => {
     try {
       await seen('pod/gamma');
       await api.waitForWatches(1, 'pods');
-      api.create('pods', { metadata: { name: 'delta', namespace: 'default' }, spec: { containers: [] } });
+      api.create('pods', podFixture({ name: 'delta' }));
       await seen('pod/delta');
       expect(out.trim().split('\n')).toEqual(['pod/alpha', 'pod/beta', 'pod/gamma', 'pod/delta']);
     } finally {

@@ -53,7 +53,7 @@ describe('recordTraffic', () => {
   it('records lists and watch events of several streams as JSON lines, with no credential and Secrets redacted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rxkube-record-'));
     try {
-      const api = await server();
+      const api = await server({ namespaces: ['ns', 'other'] });
       api.addToken({ token: SECRET_TOKEN, user: 'admin' });
       api.create('pods', { metadata: { name: 'a', namespace: 'ns' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
       api.create('secrets', { metadata: { name: 's', namespace: 'ns' }, data: { password: Buffer.from('hunter2').toString('base64') } });

@@ -29,7 +29,7 @@ describe('fetchTransport (Node global fetch, plain HTTP, as a browser through ku
 
   beforeAll(async () => {
     // A proxy that checks a bearer token (HTTP mode has authentication off unless tokens are given).
-    api = await startFakeApiServer({ http: true, tokens: [{ token: 'browser-token', user: 'admin' }] });
+    api = await startFakeApiServer({ namespaces: ['f'], http: true, tokens: [{ token: 'browser-token', user: 'admin' }] });
     for (let i = 0; i < 5; i++)
       api.create('configmaps', { metadata: { namespace: 'f', name: `c${i}` }, data: {} });
   });

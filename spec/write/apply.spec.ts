@@ -28,10 +28,17 @@ const deploy = (spec: ApplyConfiguration<V1Deployment>['spec'], status?: ApplyCo
   ...(status ? { status } : {}),
 });
 
+// What a Deployment needs to be valid (kube: selector, template labels matching it, a container);
+// both managers apply it alike, so only the fields they differ on conflict.
+const web = {
+  selector: { matchLabels: { app: 'web' } },
+  template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27' }] } },
+};
+
 describe('apply (server-side apply helper)', () => {
   let api: FakeApiServer;
   beforeEach(async () => {
-    api = await startFakeApiServer();
+    api = await startFakeApiServer({ namespaces: ['shop', 'x'] });
   });
   afterEach(() => api.close());
 
@@ -49,8 +56,8 @@ describe('apply (server-side apply helper)', () => {
 
   it('a conflict is an ApplyConflictError naming the fields and their managers; force takes them', async () => {
     const kc = api.kubeConfig();
-    await apply<V1Deployment>(kc, deployments, deploy({ replicas: 1, paused: false }), { fieldManager: 'owner' });
-    const err = await apply<V1Deployment>(kc, deployments, deploy({ replicas: 2, paused: true }), { fieldManager: 'me' }).catch((e: unknown) => e);
+    await apply<V1Deployment>(kc, deployments, deploy({ ...web, replicas: 1, paused: false }), { fieldManager: 'owner' });
+    const err = await apply<V1Deployment>(kc, deployments, deploy({ ...web, replicas: 2, paused: true }), { fieldManager: 'me' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApplyConflictError);
     expect(err).toBeInstanceOf(ApiStatusError);
     const conflict = err as ApplyConflictError;
@@ -68,7 +75,7 @@ describe('apply (server-side apply helper)', () => {
 
   it('names an Update owner with its operation and subresource', async () => {
     const kc = api.kubeConfig();
-    await apply<V1Deployment>(kc, deployments, deploy({ replicas: 1 }), { fieldManager: 'ctl' });
+    await apply<V1Deployment>(kc, deployments, deploy({ ...web, replicas: 1 }), { fieldManager: 'ctl' });
     await kc.makeApiClient(AppsV1Api).patchNamespacedDeploymentStatus(
       { name: 'web', namespace: 'shop', body: { status: { replicas: 1 } }, fieldManager: 'rollout' },
       setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -81,7 +88,7 @@ describe('apply (server-side apply helper)', () => {
 
   it('applies to /status: only status changes, owned through the subresource', async () => {
     const kc = api.kubeConfig();
-    await apply<V1Deployment>(kc, deployments, deploy({ replicas: 1 }), { fieldManager: 'ctl' });
+    await apply<V1Deployment>(kc, deployments, deploy({ ...web, replicas: 1 }), { fieldManager: 'ctl' });
     const d = await apply<V1Deployment>(kc, deployments, deploy({ replicas: 5 }, { readyReplicas: 1 }), { fieldManager: 'ctl', subresource: 'status' });
     expect(d.spec?.replicas).toBe(1);
     expect(d.status?.readyReplicas).toBe(1);
@@ -90,11 +97,12 @@ describe('apply (server-side apply helper)', () => {
   });
 
   it('works over fetchTransport too (plain HTTP, bearer token), cluster-scoped resources included', async () => {
-    const plain = await startFakeApiServer({ http: true, tokens: [{ token: 't', user: 'admin' }] });
+    const plain = await startFakeApiServer({ namespaces: ['shop', 'x'], http: true, tokens: [{ token: 't', user: 'admin' }] });
     try {
       const transport = fetchTransport({ baseUrl: plain.url, headers: { Authorization: 'Bearer t' } });
       const ns = await apply(transport, namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } }, { fieldManager: 'me' });
-      expect(ns.metadata?.labels).toEqual({ team: 'a' });
+      // kube's Namespace strategy adds the name label to every namespace.
+      expect(ns.metadata?.labels).toEqual({ team: 'a', 'kubernetes.io/metadata.name': 'team-a' });
       await apply<V1ConfigMap>(transport, configMaps, cm({ a: '1' }), { fieldManager: 'one' });
       await expect(apply<V1ConfigMap>(transport, configMaps, cm({ a: '2' }), { fieldManager: 'two' })).rejects.toBeInstanceOf(ApplyConflictError);
     } finally {

@@ -14,7 +14,7 @@ import {
   type FinalizerEvent,
   type KubeEvent,
 } from '../../lib/index.js';
-import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { deploymentFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 
 const statusOf = async (p: Promise<unknown>): Promise<number | undefined> =>
   p.then(
@@ -65,7 +65,7 @@ describe('write side through client-node against the fake API server', () => {
   it('ownerReferences written with controllerReference survive and read back', async () => {
     const owner = await apps.createNamespacedDeployment({
       namespace: 'default',
-      body: { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } } },
+      body: deploymentFixture({ name: 'web' }),
     });
     const cm = await createCm();
     const body = jsonPatch(cm, (d) => {
@@ -86,7 +86,7 @@ describe('write side through client-node against the fake API server', () => {
   it('finalizer: adds the finalizer first, applies, holds the deleted object (DELETE twice is fine) until cleanup removes it', async () => {
     await apps.createNamespacedDeployment({
       namespace: 'default',
-      body: { metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } } } } },
+      body: deploymentFixture({ name: 'web' }),
     });
     const seen: string[] = [];
     const run = async () => {

@@ -1,18 +1,27 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { establishCustomResourceDefinitions } from './controllers/crdEstablisher.js';
-import { serveCustomResourceDefinitions, servedAtStart } from './controllers/crdServing.js';
+import { serveCustomResourceDefinitions } from './controllers/crdServing.js';
 import type { FakeApiServerOptions } from './options.js';
 import { Faults } from './faults/faults.js';
 import { seededRandom } from './random.js';
-import type { Registry } from './registry/store.js';
-import { ClusterRegistry } from './registry/clusterRegistry.js';
+import { AdmissionChain } from './admission/chain.js';
+import { namespaceLifecycle } from './admission/namespaceLifecycle.js';
+import { Registry } from './registry/store.js';
+import { builtInStrategies } from './registry/builtInStrategies.js';
+import { ResourceTypes } from './registry/resourceTypes.js';
+import { builtInTypeRules } from './registry/rules/index.js';
+import { now } from './registry/writeRequest.js';
 import { Controllers } from './controllers/controllers.js';
-import { ResourceTypes } from './resources.js';
 import { CustomResourceSchemas } from './schema/customResourceSchemas.js';
 import { realisticPod } from './seedPods.js';
 import { Storage } from './storage/storage.js';
+import { parseStored } from './storage/storedObject.js';
+import { customResourceDefinitionType } from './registry/customResourceDefinitions.js';
 import { WatchHub } from './watch/watchHub.js';
-import { denyListAuthorizer } from './auth/authorizer.js';
+import { accessAuthorizers, denyListAuthorizer } from './auth/authorizer.js';
+import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrapPolicy.js';
+import { serverAccessControl } from './serverAccess.js';
+import { rbacEscalation } from './auth/rbacWriteGuard.js';
 import type { ServerContext } from './handlers/serverContext.js';
 
 export type { ServerContext };
@@ -47,31 +56,72 @@ export interface ServerState {
   readonly cancelWaits: () => void;
 }
 
+/** The Namespace every server starts with, and those of `seedPods`. */
+const DEFAULT_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Creates each CRD of the `crds` option as a client's POST would (admission included). */
+function installCrds(registry: Registry, crds: NonNullable<FakeApiServerOptions['crds']>): void {
+  crds.forEach((c, i) => {
+    const crd = 'crd' in c && typeof c.crd === 'function' ? c.crd() : c;
+    const body = JSON.parse(JSON.stringify(crd)) as { metadata?: { name?: unknown } };
+    try {
+      now(registry.create(customResourceDefinitionType, '', body, { sync: true }));
+    } catch (e) {
+      const name = typeof body.metadata?.name === 'string' ? body.metadata.name : '(no name)';
+      throw new Error(`startFakeApiServer: crds[${i}] (${name}) was refused: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  });
+}
+
 /**
- * The in-memory server behind the HTTP listener: storage, resource types, registry and watch hub
- * wired together as `options` say, with the default namespaces and `seedPods` pods created.
+ * The in-memory server behind the HTTP listener: storage, served types and their strategies, the
+ * admission chain, the store and the watch hub wired together as `options` say, with the default
+ * namespaces, `options.namespaces` and `seedPods` pods created.
  */
 export function createServerContext(options: FakeApiServerOptions): ServerState {
   const scheduler = options.scheduler ?? asyncScheduler;
   const rng = seededRandom(options.seed ?? 1);
   const storage = new Storage(options.historyLimit ?? 10000);
-  const types = new ResourceTypes(servedAtStart);
+  // The schemas find served types and the types' strategies take their schema stages: each refers
+  // to the other only when called, after both are made.
+  const schemas: CustomResourceSchemas = new CustomResourceSchemas(storage, (g, v, p) => types.find(g, v, p));
+  const rules = options.typeRules ? new Map([...builtInTypeRules, ...options.typeRules]) : builtInTypeRules;
+  const types: ResourceTypes = new ResourceTypes(builtInStrategies(rules), (t) => schemas.stage(t));
   for (const def of options.resources ?? []) types.register(def);
-  const schemas = new CustomResourceSchemas(storage, types);
-  const registry: Registry = new ClusterRegistry(storage, types, rng, () => scheduler.now(), options.autoCreateNamespaces ?? true, schemas);
-  const controllers = new Controllers(storage, types, () => registry, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
+  const namespaces = () => types.resolve('namespaces');
+  const { access, tokenObjects } = serverAccessControl(storage, types, scheduler, options);
+  const admission = new AdmissionChain([
+    namespaceLifecycle({
+      phaseOf: (ns) => {
+        const s = storage.get(namespaces(), ns);
+        return s === undefined ? 'Missing' : s.deleting ? 'Terminating' : 'Active';
+      },
+      ...(options.autoCreateNamespaces ?? false ? { create: (ns: string) => void now(store.create(namespaces(), '', { metadata: { name: ns } }, { sync: true })) } : {}),
+    }),
+    rbacEscalation(access),
+  ]);
+  const store = new Registry({ storage, types, rng, now: () => scheduler.now(), admission });
+  const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();
   storage.onChange(schemas.listener());
-  storage.onChange(serveCustomResourceDefinitions(types)); // before the hub: a watch of the CRD sees it served
+  storage.onChange(serveCustomResourceDefinitions(types, storage)); // before the hub: a watch of the CRD sees it served
   storage.onChange((c) => hub.dispatch(c));
   storage.onChange((c) => controllers.observe(c));
-  storage.onChange(establishCustomResourceDefinitions(registry, scheduler, () => new Date(Math.floor(scheduler.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z')));
+  storage.onChange(
+    establishCustomResourceDefinitions(
+      store,
+      scheduler,
+      () => store.timestamp(),
+      () => [...storage.snapshot(customResourceDefinitionType, storage.resourceVersion)].map(parseStored),
+    ),
+  );
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
   const ctx: ServerContext = {
     storage,
-    registry,
+    registry: store,
     types,
     schemas,
+    admission,
     hub,
     scheduler,
     rng,
@@ -81,19 +131,27 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     shardedListAndWatch: options.shardedListAndWatch ?? false,
     tooLargeResourceVersionWaitMs: options.tooLargeResourceVersionWaitMs ?? 3000,
     slowMs: 0,
-    authorizers: [denyListAuthorizer],
+    authorizers: [denyListAuthorizer, ...accessAuthorizers(access)],
+    access,
+    tokenObjects,
     waitForRv: waiter.waitForRv,
   };
   const faults = new Faults(hub, storage, rng, (ms) => (ctx.slowMs = ms));
-  for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-    registry.create(types.resolve('namespaces'), '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  seed(ctx, options);
+  if (access.mode === 'RBAC') {
+    // kube-apiserver's bootstrap policy; the aggregation controller fills admin, edit and view.
+    const roles = types.resolve('clusterroles.rbac.authorization.k8s.io');
+    const bindings = types.resolve('clusterrolebindings.rbac.authorization.k8s.io');
+    for (const role of bootstrapClusterRoles) now(store.create(roles, '', structuredClone(role), { sync: true }));
+    for (const binding of bootstrapClusterRoleBindings) now(store.create(bindings, '', structuredClone(binding), { sync: true }));
   }
-  for (let i = 0; i < (options.seedPods ?? 0); i++) {
-    const pod = realisticPod(i);
-    // Stored as kube-apiserver would serve it, status and managedFields included (not as an rxkube-testing create).
-    registry.create(types.resolve('pods'), pod.metadata.namespace, pod, { withStatus: true, owner: 'preset' });
+  try {
+    installCrds(store, options.crds ?? []);
+  } catch (e) {
+    controllers.close(); // nothing of this server may outlive the refusal
+    throw e;
   }
-  (registry as ClusterRegistry).attach(controllers); // after the seeds: they need no controller
+  store.afterWrite = () => controllers.settle(); // after the seeds: they need no controller
   return {
     ctx,
     faults,
@@ -102,4 +160,17 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
       controllers.close();
     },
   };
+}
+
+/** The server's first objects: its namespaces, then `seedPods` realistic pods (their namespaces first). */
+function seed({ registry, types, storage }: ServerContext, options: FakeApiServerOptions): void {
+  const podCount = options.seedPods ?? 0;
+  const pods = Array.from({ length: podCount }, (_, i) => realisticPod(i));
+  const nsType = types.resolve('namespaces');
+  for (const ns of new Set([...DEFAULT_NAMESPACES, ...(options.namespaces ?? []), ...pods.map((p) => p.metadata.namespace)])) {
+    if (!storage.get(nsType, ns)) now(registry.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, { sync: true }));
+  }
+  const podType = types.resolve('pods');
+  // Stored as kube-apiserver would serve them, status and managedFields included (not as an rxkube-testing create).
+  for (const pod of pods) now(registry.create(podType, pod.metadata.namespace, pod, { withStatus: true, owner: 'preset', sync: true }));
 }

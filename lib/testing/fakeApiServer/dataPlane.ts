@@ -2,9 +2,10 @@ import { ApiStatusError } from '../../errors.js';
 import type { FakeApiServer, FakeList, Stored } from './fakeApiServer.js';
 import type { PatchType } from './registry/patch.js';
 import type { CreateOptions, DeleteOptions, Registry } from './registry/store.js';
-import type { JsonObject, ResourceRef, ResourceType, ResourceTypes } from './resources.js';
+import type { ResourceTypes } from './registry/resourceTypes.js';
+import { now, type WriteRequestOptions } from './registry/writeRequest.js';
+import type { JsonObject, ResourceRef, ResourceType } from './resources.js';
 import { notFound, StatusError } from './status.js';
-import { hasStatusSubresource } from './registry/statusStrategy.js';
 import type { Storage } from './storage/storage.js';
 import { parseStored, type StoredObject } from './storage/storedObject.js';
 
@@ -31,22 +32,24 @@ const resolveNs = (type: ResourceType, obj: object): string =>
 const nameOf = (obj: object): string => (((obj as JsonObject).metadata as { name?: string } | undefined)?.name ?? '');
 // Writes only touch the top level and metadata of the object given (nested values are serialised
 // at once, never kept), so a shallow copy keeps the caller's object untouched.
-const copy = <T>(o: T): T => {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) return o;
-  const m = (o as JsonObject).metadata;
-  return { ...o, metadata: typeof m === 'object' && m !== null ? { ...m } : m } as T;
-};
+// A deep copy: the write path consumes its input (defaults and admission change it in place), and a
+// caller's object may be frozen (a fixture, an object read from the server) or used again.
+const copy = <T>(o: T): T => (typeof o !== 'object' || o === null || Array.isArray(o) ? o : structuredClone(o));
+
+// Writes made in process cannot wait: an admission plugin that answers later is refused.
+const SYNC: WriteRequestOptions = { sync: true };
 
 /**
  * The data-plane helpers over the server's registry: writes emit the same watch events as HTTP
  * requests, errors are the `ApiStatusError` the HTTP API would answer, results are frozen copies.
  */
 export function dataPlane(storage: Storage, registry: Registry, types: ResourceTypes): DataPlane {
+  const hasStatus = (type: ResourceType): boolean => types.strategyOf(type).status !== undefined;
   return {
     create: <T extends object>(resource: ResourceRef, obj: T, options?: CreateOptions): Stored<T> => {
       try {
         const type = types.resolve(resource);
-        return frozen<T>(registry.create(type, resolveNs(type, obj), copy(obj), options));
+        return frozen<T>(now(registry.create(type, resolveNs(type, obj), copy(obj), { ...options, ...SYNC })));
       } catch (e) {
         return rethrow(e);
       }
@@ -54,7 +57,7 @@ export function dataPlane(storage: Storage, registry: Registry, types: ResourceT
     update: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {
         const type = types.resolve(resource);
-        return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj)));
+        return frozen<T>(now(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj), undefined, SYNC)));
       } catch (e) {
         return rethrow(e);
       }
@@ -62,8 +65,8 @@ export function dataPlane(storage: Storage, registry: Registry, types: ResourceT
     updateStatus: <T extends object>(resource: ResourceRef, obj: T): Stored<T> => {
       try {
         const type = types.resolve(resource);
-        if (!hasStatusSubresource(type)) throw notFound(type, nameOf(obj));
-        return frozen<T>(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj), 'status'));
+        if (!hasStatus(type)) throw notFound(type, nameOf(obj));
+        return frozen<T>(now(registry.update(type, resolveNs(type, obj), nameOf(obj), copy(obj), 'status', SYNC)));
       } catch (e) {
         return rethrow(e);
       }
@@ -72,11 +75,11 @@ export function dataPlane(storage: Storage, registry: Registry, types: ResourceT
       try {
         const type = types.resolve(resource);
         const status = options?.subresource === 'status';
-        if (status && !hasStatusSubresource(type)) throw notFound(type, '');
+        if (status && !hasStatus(type)) throw notFound(type, '');
         for (const obj of objects) {
           const ns = resolveNs(type, obj);
-          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) registry.update(type, ns, nameOf(obj), copy(obj), status ? 'status' : undefined);
-          else registry.create(type, ns, copy(obj), { withStatus: status });
+          if (storage.get(type, type.namespaced ? `${ns}/${nameOf(obj)}` : nameOf(obj))) now(registry.update(type, ns, nameOf(obj), copy(obj), status ? 'status' : undefined, SYNC));
+          else now(registry.create(type, ns, copy(obj), { withStatus: status, ...SYNC }));
         }
         return String(storage.resourceVersion);
       } catch (e) {
@@ -86,15 +89,15 @@ export function dataPlane(storage: Storage, registry: Registry, types: ResourceT
     patch: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, patch: unknown, type: PatchType = 'merge', subresource?: 'status'): Stored<T> => {
       try {
         const t = types.resolve(resource);
-        if (subresource && !hasStatusSubresource(t)) throw notFound(t, name);
-        return frozen<T>(registry.patch(t, namespace ?? '', name, type, patch, subresource).stored);
+        if (subresource && !hasStatus(t)) throw notFound(t, name);
+        return frozen<T>(now(registry.patch(t, namespace ?? '', name, type, patch, subresource, SYNC)).stored);
       } catch (e) {
         return rethrow(e);
       }
     },
     delete: <T extends object>(resource: ResourceRef, namespace: string | undefined, name: string, o?: DeleteOptions): Stored<T> => {
       try {
-        return frozen<T>(registry.delete(types.resolve(resource), namespace ?? '', name, o).stored);
+        return frozen<T>(now(registry.delete(types.resolve(resource), namespace ?? '', name, o, SYNC)).stored);
       } catch (e) {
         return rethrow(e);
       }

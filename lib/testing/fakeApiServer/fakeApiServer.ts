@@ -3,7 +3,10 @@ import type { Resource } from '../../listwatch/resource.js';
 import type { ObjectMeta } from '../../meta/kubeObject.js';
 import type { FakeToken } from './auth/authenticator.js';
 import type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+import type { TokenRequestSpec } from './rbac/tokenRequest.js';
 import type { ClientCertificate, ClientCertificateOptions } from './auth/certificates.js';
+import type { AdmissionPlugin } from './admission/attributes.js';
+import type { AdmissionStage } from './admission/chain.js';
 import type { FaultControl } from './faults/faults.js';
 import type { PatchType } from './registry/patch.js';
 import type { CreateOptions, DeleteOptions } from './registry/store.js';
@@ -15,6 +18,7 @@ import type { ServerReplay, ServerReplayOptions } from '../record/replayIntoServ
 
 export type { FakeApiServerOptions } from './options.js';
 export type { FakeKubeConfigOptions } from './auth/kubeConfig.js';
+export type { TokenRequestSpec } from './rbac/tokenRequest.js';
 
 /**
  * The metadata the server guarantees on a stored object.
@@ -70,6 +74,25 @@ export interface FakeList<T> {
 }
 
 /**
+ * The fake API server's admission chain, for in-process plugins.
+ *
+ * @example
+ * ```ts
+ * const remove = api.admission.register({ name: 'no-latest', validate: (a) => (JSON.stringify(a.object).includes(':latest"') ? { allowed: false, status: { message: 'pin your images' } } : undefined) });
+ * remove();
+ * ```
+ */
+export interface AdmissionControl {
+  /**
+   * Adds a plugin at the end of its stage (`webhook` by default; `policy` runs before the webhooks,
+   * as MutatingAdmissionPolicy and ValidatingAdmissionPolicy do); returns the function that removes it.
+   */
+  register(plugin: AdmissionPlugin, options?: { readonly stage?: Exclude<AdmissionStage, 'builtIn'> }): () => void;
+  /** The plugins in chain order, built-ins included. */
+  plugins(): ReadonlyArray<{ readonly name: string; readonly stage: AdmissionStage }>;
+}
+
+/**
  * A running fake Kubernetes API server. The data-plane helpers (`create`, `update`, `patch`,
  * `delete`) write through the same registry as HTTP requests and emit the same watch events; they
  * throw `ApiStatusError` with the Status the HTTP API would answer. Objects returned are frozen copies.
@@ -112,6 +135,18 @@ export interface FakeApiServer {
   addToken(token: FakeToken): void;
   /** Stops accepting a token (from the next request on: open watches go on, as in kube). True if it was known. */
   revokeToken(token: string): boolean;
+  /**
+   * The admission chain (kube's order: NamespaceLifecycle and the built-ins, then mutating
+   * policies, mutating webhooks; after defaulting and validation, validating policies and
+   * webhooks): register in-process plugins that may change or refuse writes (see docs/testing.md).
+   */
+  readonly admission: AdmissionControl;
+  /**
+   * Issues a ServiceAccount token as `POST .../serviceaccounts/{name}/token` does (same defaults,
+   * checks and errors, thrown as `ApiStatusError`); the server authenticates it as that
+   * ServiceAccount until it expires, or the ServiceAccount (or bound object) is deleted.
+   */
+  createToken(namespace: string, name: string, spec?: TokenRequestSpec): { readonly token: string; readonly expirationTimestamp: string };
   /** Serves a new resource type (a custom resource), namespaced or cluster-scoped. */
   registerResource(def: ResourceDefinition | Resource): ResourceType;
   /**

@@ -1,7 +1,9 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Recording } from '../record/recording.js';
 import type { FakeToken } from './auth/authenticator.js';
+import type { AuthorizationMode } from './rbac/accessControl.js';
 import type { GarbageCollectionMode } from './controllers/controllers.js';
+import type { TypeRules } from './registry/typeRules.js';
 import type { ResourceDefinition } from './resources.js';
 
 // The options of a fake API server, apart from the server's interface (fakeApiServer.ts), so that
@@ -37,7 +39,7 @@ export interface FakeApiServerOptions {
   readonly initialBookmark?: boolean;
   /**
    * Accepted bearer tokens and their deny lists. Default over HTTPS: one token, {@link DEFAULT_TOKEN},
-   * user `admin`, allowed everything. Default over HTTP: `false` (authentication off), because
+   * user `admin` in group `system:masters`, allowed everything. Default over HTTP: `false` (authentication off), because
    * kubectl (clientcmd) sends no credentials over plain HTTP, as kube's old insecure port did.
    */
   readonly tokens?: ReadonlyArray<FakeToken> | false;
@@ -48,6 +50,15 @@ export interface FakeApiServerOptions {
    * either way (user = CN, groups = O), as kube-apiserver with `--client-ca-file` does.
    */
   readonly clientCertificateAuth?: boolean;
+  /**
+   * How requests are authorized (kube-apiserver's `--authorization-mode`). `'AlwaysAllow'` (the
+   * default): everyone authenticated may do everything but what a token's deny list forbids.
+   * `'RBAC'`: the Roles, ClusterRoles and bindings stored in the server decide, as on a cluster
+   * (kube's bootstrap ClusterRoles and bindings are created at start; `system:masters`, the group of
+   * the default credential, may do everything), and every request needs a credential. The access
+   * reviews (`kubectl auth can-i`) answer in both modes. See docs/testing.md.
+   */
+  readonly authorization?: AuthorizationMode;
   /** Streaming lists (`sendInitialEvents`); false answers 422 as kube with the WatchList gate off. Default true. */
   readonly watchList?: boolean;
   /**
@@ -56,14 +67,34 @@ export interface FakeApiServerOptions {
    * parameter is ignored, as by a server with the gate off.
    */
   readonly shardedListAndWatch?: boolean;
-  /** Create a missing namespace on first use instead of answering 404. Default true. */
+  /**
+   * Create a missing namespace on first use instead of answering kube's 404 `namespaces "x" not
+   * found` (NamespaceLifecycle admission). Default false: create namespaces as a cluster needs them
+   * (`namespaces`, or `api.create('namespaces', ...)`).
+   */
   readonly autoCreateNamespaces?: boolean;
+  /** Namespaces to create at start (besides default, kube-system, kube-public and kube-node-lease). */
+  readonly namespaces?: ReadonlyArray<string>;
+  /**
+   * Rules of built-in types by type id (`configmaps`, `deployments.apps`), used instead of the
+   * server's own for those types: defaults, validation, immutability, warnings (see `TypeRules`).
+   * For a test that needs stricter (or no) rules than kube's; admission plugins are the way to add
+   * checks on top of them.
+   */
+  readonly typeRules?: ReadonlyMap<string, TypeRules>;
   /** How long a list or watch at a future resourceVersion waits for it before 504 (kube's watch cache: 3 s). Default 3000. */
   readonly tooLargeResourceVersionWaitMs?: number;
   /** Timers (bookmarks, watch timeouts, slowEvents, waits) and the clock of creationTimestamp. Default asyncScheduler. */
   readonly scheduler?: SchedulerLike;
   /** Create this many realistic pods (spread over namespaces `ns-0`..`ns-49`) at start. */
   readonly seedPods?: number;
+  /**
+   * CustomResourceDefinitions to install at start, through the server's own CRD path (checked as
+   * kube checks a CRD write, then served, then marked Established one scheduler tick later): CRD
+   * objects as JSON (as `readManifests` reads them) or definitions from `rxkube/crd` (anything with
+   * a `crd()` method). One kube would refuse makes `startFakeApiServer` reject with its 422 message.
+   */
+  readonly crds?: ReadonlyArray<object | { crd(): object }>;
   /** Extra resource types (custom resources) to serve from the start. */
   readonly resources?: ReadonlyArray<ResourceDefinition>;
   /** How many requests `requests` keeps (oldest dropped first). Default 10000. */

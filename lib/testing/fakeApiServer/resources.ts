@@ -1,6 +1,4 @@
 import type { Resource } from '../../listwatch/resource.js';
-import { StatusError, failure } from './status.js';
-import { RxkubeError } from '../../errors.js';
 
 /**
  * A JSON object as the server stores it.
@@ -35,10 +33,13 @@ export interface ResourceDefinition extends Resource {
    * to the resource keep the stored status and writes to `/status` change only the status. Default false.
    */
   readonly statusSubresource?: boolean;
+  /** Discovery categories (`kubectl get <category>`; a CRD's `names.categories`). */
+  readonly categories?: ReadonlyArray<string>;
 }
 
 /**
- * A resource type as the server uses it: the definition plus the strategy flags of its registry.
+ * A resource type as the server uses it: one served group, version and plural. What the server
+ * does with its objects is its strategy's (registry/strategy.ts).
  *
  * @example
  * ```ts
@@ -58,26 +59,20 @@ export interface ResourceType {
   readonly apiVersion: string;
   readonly namespaced: boolean;
   readonly shortNames: ReadonlyArray<string>;
-  /** Built-in (strategic merge patch, unconditional update allowed) vs custom resource. */
+  /** Built-in (its strategy from the generated table) vs custom resource (from its CRD or definition). */
   readonly builtIn: boolean;
-  /** Strategy sets `metadata.generation` (workloads, custom resources). */
-  readonly setsGeneration: boolean;
-  /** DELETE answers with the object (pods, serviceaccounts) rather than a Status. */
-  readonly returnsDeletedObject: boolean;
-  /** Custom resources: a `/status` subresource is served (built-ins: see statusStrategy.ts). */
-  readonly statusSubresource?: boolean;
   readonly fieldSelectors: { readonly [field: string]: (obj: JsonObject) => string | undefined };
 }
 
 /**
- * The server's view of a definition: ids, list kind, apiVersion and strategy flags.
+ * The server's view of a definition: ids, list kind and apiVersion.
  *
  * @example
  * ```ts
  * toType({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true }, false).id; // 'widgets.example.com'
  * ```
  */
-export function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial<ResourceType> = {}): ResourceType {
+export function toType(def: ResourceDefinition, builtIn: boolean): ResourceType {
   return Object.freeze({
     id: def.group ? `${def.plural}.${def.group}` : def.plural,
     group: def.group,
@@ -90,11 +85,7 @@ export function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial
     namespaced: def.namespaced,
     shortNames: Object.freeze([...(def.shortNames ?? [])]),
     builtIn,
-    setsGeneration: !builtIn,
-    returnsDeletedObject: false,
     fieldSelectors: def.fieldSelectors ?? {},
-    ...(def.statusSubresource ? { statusSubresource: true } : {}),
-    ...flags,
   });
 }
 
@@ -107,53 +98,3 @@ export function toType(def: ResourceDefinition, builtIn: boolean, flags: Partial
  * ```
  */
 export type ResourceRef = string | Resource;
-
-/** The resource types the server serves, by id and by group/version/plural. */
-export class ResourceTypes {
-  private readonly byId = new Map<string, ResourceType>();
-
-  constructor(initial: ReadonlyArray<ResourceType>) {
-    for (const t of initial) this.byId.set(t.id, t);
-  }
-
-  /**
-   * Adds (or replaces) a type; custom resources get custom-resource strategies. Takes an informer's
-   * `Resource` too; without a `kind` it throws, since lists and watch events need one.
-   */
-  register(def: ResourceDefinition | Resource): ResourceType {
-    if (typeof def.kind !== 'string' || def.kind === '') {
-      const id = def.group ? `${def.plural}.${def.group}` : def.plural;
-      throw new RxkubeError(
-        'ResourceDefinitionError',
-        `registerResource: ${id} has no kind; set kind (e.g. 'Widget'), as the server needs it for objects, lists and watch events`,
-      );
-    }
-    const t = toType({ ...def, kind: def.kind }, false);
-    this.byId.set(t.id, t);
-    return t;
-  }
-
-  /** Stops serving a custom resource (its CRD was deleted); built-ins stay. */
-  unregister(ref: ResourceRef): void {
-    const id = typeof ref === 'string' ? ref : ref.group ? `${ref.plural}.${ref.group}` : ref.plural;
-    if (this.byId.get(id)?.builtIn === false) this.byId.delete(id);
-  }
-
-  all(): ResourceType[] {
-    return [...this.byId.values()];
-  }
-
-  /** The type for `group/version` and `plural`, or undefined. */
-  find(group: string, version: string, plural: string): ResourceType | undefined {
-    const t = this.byId.get(group ? `${plural}.${group}` : plural);
-    return t && t.version === version ? t : undefined;
-  }
-
-  /** Resolves a user's reference; throws a 404 Status for an unknown type. */
-  resolve(ref: ResourceRef): ResourceType {
-    const id = typeof ref === 'string' ? ref : ref.group ? `${ref.plural}.${ref.group}` : ref.plural;
-    const t = this.byId.get(id);
-    if (!t) throw new StatusError(failure(404, 'NotFound', `the server could not find the requested resource (${id})`));
-    return t;
-  }
-}

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { checkClientNode } from '../../transport/clientNodeCheck.js';
 import { loadClientNode } from '../../transport/clientNodeLoad.js';
 import { Authenticator } from './auth/authenticator.js';
+import { tokenCreator } from './serverAccess.js';
 import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './auth/certificates.js';
 import { createServerContext } from './context.js';
 import { dataPlane } from './dataPlane.js';
@@ -22,7 +23,7 @@ export type { AnyObject, FakeApiServer, FakeApiServerOptions, FakeKubeConfigOpti
 export type { RecordedRequest } from './handlers/requestLog.js';
 
 /**
- * The token accepted by default over HTTPS (user `admin`).
+ * The token accepted by default over HTTPS (user `admin`, group `system:masters`).
  *
  * @example
  * ```ts
@@ -49,10 +50,11 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const { ctx, faults, cancelWaits } = createServerContext(options);
   const { storage, registry, types, hub, scheduler } = ctx;
   const certAuth = !options.http && (options.clientCertificateAuth ?? false);
-  const tokens = options.tokens ?? (options.http || certAuth ? false : [{ token: DEFAULT_TOKEN, user: 'admin' }]);
-  const auth = new Authenticator(tokens, () => scheduler.now(), certAuth);
+  const tokens = options.tokens ?? (options.http || certAuth ? false : [{ token: DEFAULT_TOKEN, user: 'admin', groups: ['system:masters'] }]);
+  const { access, tokenObjects } = ctx;
+  const auth = new Authenticator(tokens, () => scheduler.now(), certAuth, (t) => access.issuer.authenticate(t, tokenObjects), access.mode === 'RBAC');
   const log = requestLog(options.requestLogLimit ?? 10000);
-  const watches = watchCounter(hub, types);
+  const watches = watchCounter(hub, (ref) => types.resolve(ref));
 
   const certs = options.http ? undefined : generateCertificates();
   let serverAddress = '127.0.0.1';
@@ -66,7 +68,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     if (!certs) throw new Error('client certificates need an HTTPS fake API server (not http: true)');
     return certs.issueClientCertificate(user, groups, o);
   };
-  const kubeConfigText = kubeConfigBuilder({ url, caCert: certs?.caCert, defaultToken, certAuth, issueClientCertificate });
+  const createToken = tokenCreator(access, tokenObjects, () => scheduler.now());
+  const serviceAccountToken = (sa: { namespace: string; name: string; expirationSeconds?: number }) =>
+    createToken(sa.namespace, sa.name, sa.expirationSeconds === undefined ? {} : { expirationSeconds: sa.expirationSeconds }).token;
+  const kubeConfigText = kubeConfigBuilder({ url, caCert: certs?.caCert, defaultToken, certAuth, issueClientCertificate, serviceAccountToken });
   let closed: Promise<void> | undefined;
   const lifetime = serverLifetime();
   const warn = warnerOf(options.warn);
@@ -107,7 +112,12 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     issueClientCertificate,
     addToken: (t) => auth.addToken(t),
     revokeToken: (t) => auth.revokeToken(t),
+    createToken,
     registerResource: (def) => types.register(def),
+    admission: {
+      register: (plugin, o) => ctx.admission.register(plugin, o?.stage ?? 'webhook'),
+      plugins: () => ctx.admission.plugins().map(({ plugin, stage }) => ({ name: plugin.name, stage })),
+    },
     replay,
     ...dataPlane(storage, registry, types),
     close: () =>

@@ -10,6 +10,7 @@ import type { ListWatch } from '../../listwatch/listWatch.js';
 import type { Resource } from '../../listwatch/resource.js';
 import type { WatchEvent } from '../../listwatch/watchEvent.js';
 import type { Transport } from '../../transport/transport.js';
+import { redactSecret, SECRET_REDACTIONS } from './redaction.js';
 import { RECORDING_FORMAT, resourceVersionOf, type RecordedEvent, type RecordedObject, type RecordedStream, type RecordingEntry } from './recording.js';
 
 /**
@@ -28,8 +29,10 @@ export interface RecordTrafficOptions {
   /** Wait before relisting after a failed request (network, 5xx). Default 1000 ms. */
   readonly retryDelayMs?: number;
   /**
-   * Replace the values of Secrets' `data` and `stringData` with `""` (keys kept). Default true:
-   * a recording is a file that travels (into bug reports, into a repository).
+   * Replace every copy of Secrets' values with `""`, keys kept: `data`, `stringData`, and the same
+   * two inside kubectl's `kubectl.kubernetes.io/last-applied-configuration` annotation. The header's
+   * `redacted` says what was blanked. Default true: a recording is a file that travels (into bug
+   * reports, into a repository).
    */
   readonly redactSecrets?: boolean;
   /** The clock of the times written and of the retry delay. Default `asyncScheduler`. */
@@ -66,12 +69,6 @@ export interface TrafficRecorder {
 export type TrafficSpec = Resource | RecordedStream;
 
 const isStream = (s: TrafficSpec): s is RecordedStream => 'resource' in s;
-
-const redact = (obj: RecordedObject): RecordedObject => {
-  if (obj['kind'] !== 'Secret') return obj;
-  const blank = (v: unknown) => (v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).map((k) => [k, ''])) : v);
-  return { ...obj, ...('data' in obj ? { data: blank(obj['data']) } : {}), ...('stringData' in obj ? { stringData: blank(obj['stringData']) } : {}) };
-};
 
 type Step = { readonly next: 'list' } | { readonly next: 'watch'; readonly rv: string };
 
@@ -166,8 +163,9 @@ export function recordTraffic(source: KubeConfig | Transport, resources: Readonl
     out.write(`${JSON.stringify(e)}\n`);
     entries$.next(e);
   };
-  const clean = (obj: RecordedObject): RecordedObject => (options.redactSecrets === false ? obj : redact(obj));
-  write({ type: 'header', format: RECORDING_FORMAT, version: 1, startedAt: new Date(start).toISOString(), streams });
+  const redacting = options.redactSecrets !== false;
+  const clean = (obj: RecordedObject): RecordedObject => (redacting ? redactSecret(obj) : obj);
+  write({ type: 'header', format: RECORDING_FORMAT, version: 1, startedAt: new Date(start).toISOString(), streams, ...(redacting ? { redacted: SECRET_REDACTIONS } : {}) });
 
   const sub: Subscription = merge(
     ...streams.map((spec, stream) =>

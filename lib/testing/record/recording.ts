@@ -18,6 +18,20 @@ export interface RecordedStream {
 }
 
 /**
+ * What a recording blanked, as its header says: for objects of `kind`, the values at `fields`
+ * (keys kept, values `""`).
+ *
+ * @example
+ * ```ts
+ * const r: Redaction = { kind: 'Secret', fields: ['data', 'stringData'] };
+ * ```
+ */
+export interface Redaction {
+  readonly kind: string;
+  readonly fields: ReadonlyArray<string>;
+}
+
+/**
  * A recorded object (JSON as the server sent it).
  *
  * @example
@@ -29,7 +43,8 @@ export type RecordedObject = { readonly [field: string]: unknown };
 
 /**
  * One line of a recording (JSON lines). `t` is milliseconds since the recording started.
- * - `header`: first line; the format, when it started, and the streams (index = `stream` below).
+ * - `header`: first line; the format, when it started, the streams (index = `stream` below), and
+ *   what was blanked (`redacted`; absent when nothing was).
  * - `list`: a whole list (all its pages) of one stream, and its resourceVersion.
  * - `event`: one watch event of one stream, as received (`MALFORMED` keeps the line).
  * - `end`: last line, written by `stop()`.
@@ -40,7 +55,14 @@ export type RecordedObject = { readonly [field: string]: unknown };
  * ```
  */
 export type RecordingEntry =
-  | { readonly type: 'header'; readonly format: typeof RECORDING_FORMAT; readonly version: 1; readonly startedAt: string; readonly streams: ReadonlyArray<RecordedStream> }
+  | {
+      readonly type: 'header';
+      readonly format: typeof RECORDING_FORMAT;
+      readonly version: 1;
+      readonly startedAt: string;
+      readonly streams: ReadonlyArray<RecordedStream>;
+      readonly redacted?: ReadonlyArray<Redaction>;
+    }
   | { readonly type: 'list'; readonly stream: number; readonly t: number; readonly resourceVersion: string; readonly items: ReadonlyArray<RecordedObject> }
   | { readonly type: 'event'; readonly stream: number; readonly t: number; readonly event: RecordedEvent }
   | { readonly type: 'end'; readonly t: number };
@@ -82,6 +104,8 @@ export interface Recording {
   readonly entries: ReadonlyArray<RecordedTraffic>;
   /** When `stop()` was called (ms since the start); undefined for a recording cut short. */
   readonly endedAt?: number;
+  /** What the recorder blanked (Secrets' values, see `recordTraffic`'s `redactSecrets`); absent when nothing. */
+  readonly redacted?: ReadonlyArray<Redaction>;
 }
 
 /**
@@ -147,7 +171,8 @@ export function parseRecording(text: string): Recording {
     if (e.type === 'end') endedAt = e.t;
     else entries.push(e);
   }
-  return { startedAt: String(header['startedAt']), streams, entries, ...(endedAt !== undefined ? { endedAt } : {}) };
+  const redacted = Array.isArray(header['redacted']) ? (header['redacted'] as Redaction[]) : undefined;
+  return { startedAt: String(header['startedAt']), streams, entries, ...(endedAt !== undefined ? { endedAt } : {}), ...(redacted ? { redacted } : {}) };
 }
 
 /**

@@ -41,7 +41,7 @@ const EXPIRED: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status
  * ts.run(({ flush }) => {
  *   const inf = informer(replayListWatch<V1Pod>(rec, { stream: builtInResources.pods }));
  *   inf.start();
- *   ts.schedule(() => void inf.stop(), rec.endedAt ?? 60_000); // the informer's timers never run out
+ *   ts.schedule(() => void inf.stop(), replaySettleTime(rec, { stream: builtInResources.pods })); // its timers never run out
  *   flush();
  *   expect(inf.listKeys()).toEqual(['shop/a', 'shop/b']);
  * });

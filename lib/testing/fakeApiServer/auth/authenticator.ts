@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { impersonate, impersonationHeaders } from '../rbac/impersonation.js';
+import type { TokenAuthentication } from '../rbac/serviceAccountToken.js';
 import { unauthorized } from '../status.js';
-import { authorize, type AuthorizationAttributes, type Authorizer } from './authorizer.js';
-import type { DenyRule, Principal } from './principal.js';
+import { chainAuthorizer, type Authorizer } from './authorizer.js';
+import { userOf, type DenyRule, type Principal } from './principal.js';
 
 export type { DenyRule, Principal };
 
@@ -30,8 +32,9 @@ const list = (v: string | string[] | undefined): string[] => (v === undefined ? 
 
 /**
  * Authentication as kube-apiserver's union of authenticators: a client certificate signed by the
- * server's CA (user = CN, groups = O), else a bearer token (until it expires or is revoked); any
- * credential that fails, or none at all, is a 401. Then impersonation headers (the authorizers decide).
+ * server's CA (user = CN, groups = O), else a bearer token (until it expires or is revoked), else a
+ * ServiceAccount token the server issued; any credential that fails, or none at all, is a 401.
+ * Then the impersonation headers, each part authorized by the chain for the requestor.
  */
 export class Authenticator {
   private readonly byToken = new Map<string, { readonly token: FakeToken; readonly user: string }>();
@@ -43,9 +46,13 @@ export class Authenticator {
     tokens: ReadonlyArray<FakeToken> | false,
     private readonly now: () => number,
     clientCertificates: boolean,
+    /** Checks a bearer token no static token matched: the server's ServiceAccount tokens. */
+    private readonly serviceAccountTokens?: (token: string) => TokenAuthentication,
+    /** Authenticate even without tokens or certificates (RBAC needs a user on every request). */
+    required = false,
   ) {
     for (const t of tokens === false ? [] : tokens) this.addToken(t);
-    this.enabled = tokens !== false || clientCertificates;
+    this.enabled = tokens !== false || clientCertificates || required;
   }
 
   addToken(t: FakeToken): void {
@@ -76,9 +83,17 @@ export class Authenticator {
 
   private fromToken(req: IncomingMessage): Principal | undefined {
     const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
-    const entry = m ? this.byToken.get(m[1].trim()) : undefined;
-    if (!entry || (entry.token.expiresAt !== undefined && this.now() >= entry.token.expiresAt)) return undefined;
-    return { user: entry.user, groups: entry.token.groups ?? [], deny: entry.token.deny ?? [], via: 'token' };
+    if (!m) return undefined;
+    const token = m[1].trim();
+    const entry = this.byToken.get(token);
+    if (entry) {
+      if (entry.token.expiresAt !== undefined && this.now() >= entry.token.expiresAt) return undefined;
+      return { user: entry.user, groups: entry.token.groups ?? [], deny: entry.token.deny ?? [], via: 'token' };
+    }
+    const sa = this.serviceAccountTokens?.(token);
+    if (sa?.kind !== 'authenticated') return undefined;
+    const { name, uid, groups, extra } = sa.user;
+    return { user: name, groups, ...(uid && { uid }), ...(extra && { extra }), deny: this.denyOf(name), via: 'serviceAccountToken' };
   }
 
   private denyOf(user: string): ReadonlyArray<DenyRule> {
@@ -86,16 +101,12 @@ export class Authenticator {
     return [];
   }
 
-  /** `Impersonate-User` / `Impersonate-Group`: the authorizers must allow `impersonate` on each (kube's WithImpersonation). */
+  /** `Impersonate-*` headers: the request acts as that user once the chain allows the requestor to impersonate each part (kube's WithImpersonation). */
   private impersonate(req: IncomingMessage, p: Principal, chain: ReadonlyArray<Authorizer>): Principal {
-    const user = req.headersDistinct['impersonate-user']?.[0];
-    if (user === undefined) return p;
-    const attributes = (resource: string, name: string): AuthorizationAttributes => ({
-      user: p, verb: 'impersonate', isResourceRequest: true, path: '', namespace: '', apiGroup: '', apiVersion: 'v1', resource, subresource: '', name,
-    });
-    authorize(chain, attributes('users', user));
-    const groups = req.headersDistinct['impersonate-group'] ?? [];
-    for (const g of groups) authorize(chain, attributes('groups', g));
-    return { user, groups, deny: this.denyOf(user), via: p.via, impersonator: p.user };
+    const requestor = userOf(p);
+    const acting = impersonate(requestor, impersonationHeaders(req.headersDistinct), chainAuthorizer(chain, p));
+    if (acting === requestor) return p;
+    const { name, uid, groups, extra } = acting;
+    return { user: name, groups, ...(uid !== undefined && { uid }), ...(extra && Object.keys(extra).length > 0 && { extra }), deny: this.denyOf(name), via: p.via, impersonator: p.user };
   }
 }

@@ -1,11 +1,15 @@
-import { StatusError, failure, qualifiedResource } from '../status.js';
-import type { DenyRule, Principal } from './principal.js';
+import type { AccessControl } from '../rbac/accessControl.js';
+import type { AuthorizationAttributes as RbacAttributes, ResourceAttributes } from '../rbac/attributes.js';
+import type { Authorizer as RbacAuthorizer, AuthorizationDecision as RbacDecision } from '../rbac/authorizer.js';
+import { forbiddenError } from '../rbac/forbidden.js';
+import { type StatusError, qualifiedResource } from '../status.js';
+import { userOf, type DenyRule, type Principal } from './principal.js';
 
 // The one authorization step of the request pipeline (kube-apiserver's WithAuthorization filter):
 // every request's attributes go through a chain of authorizers; the first that allows or denies
-// decides, none deciding is a denial. The fake's default chain is the tokens' deny lists, which
-// allow everything else (a cluster-admin, as envtest's default user). RBAC plugs in as another
-// Authorizer.
+// decides, none deciding is a denial (kube's 403 with the reasons given). The fake's chain is the
+// tokens' deny lists, then the server's authorization (rbac/accessControl.ts): `system:masters`,
+// then AlwaysAllow (the default: a cluster-admin for everyone, as envtest's default user) or RBAC.
 
 /**
  * What a request asks to do, as kube's `authorizer.Attributes` names it.
@@ -63,8 +67,8 @@ export const denies = (rules: ReadonlyArray<DenyRule>, verb: string, resource: s
   rules.some((r) => has(r.verb, verb) && has(r.resource, resource) && (r.namespace === undefined || r.namespace === namespace));
 
 /**
- * The fake's default authorizer: a request its credential's deny list matches is denied, every
- * other is allowed.
+ * The tokens' deny lists, first in the chain: a request its credential's deny list matches is
+ * denied; every other is left to the next authorizers.
  *
  * @example
  * ```ts
@@ -74,34 +78,87 @@ export const denies = (rules: ReadonlyArray<DenyRule>, verb: string, resource: s
 export const denyListAuthorizer: Authorizer = {
   name: 'DenyList',
   authorize: (a) => {
-    if (!a.isResourceRequest && a.verb !== 'impersonate') return { decision: 'Allow' };
+    if (!a.isResourceRequest) return { decision: 'NoOpinion' };
     const qr = qualifiedResource({ plural: a.resource, group: a.apiGroup });
-    return denies(a.user.deny, a.verb, qr, a.namespace) ? { decision: 'Deny' } : { decision: 'Allow' };
+    return denies(a.user.deny, a.verb, qr, a.namespace) ? { decision: 'Deny' } : { decision: 'NoOpinion' };
   },
 };
 
 /**
- * kube's 403 wording (`responsewriters.forbiddenMessage`): `pods "a" is forbidden: User "u" cannot
- * get resource "pods" in API group "" in the namespace "ns"`; a reason is appended after `: `.
+ * The attributes as the rbac/ authorizers take them: the principal's user with
+ * `system:authenticated`.
+ *
+ * @example
+ * ```ts
+ * rbacAttributes(attributes).user.groups; // [..., 'system:authenticated']
+ * ```
+ */
+export function rbacAttributes(a: AuthorizationAttributes): RbacAttributes {
+  const user = userOf(a.user);
+  if (!a.isResourceRequest) return { kind: 'nonResource', user, verb: a.verb, path: a.path };
+  return { kind: 'resource', user, verb: a.verb, group: a.apiGroup, version: a.apiVersion, resource: a.resource, subresource: a.subresource, name: a.name, namespace: a.namespace };
+}
+
+/**
+ * The server's authorization (`system:masters`, then the mode) as authorizers of the chain.
+ *
+ * @example
+ * ```ts
+ * const chain: Authorizer[] = [denyListAuthorizer, ...accessAuthorizers(access)];
+ * ```
+ */
+export const accessAuthorizers = (access: AccessControl): Authorizer[] =>
+  access.authorizers.map(({ name, authorize }) => ({ name, authorize: (a: AuthorizationAttributes) => authorize(rbacAttributes(a)) }));
+
+/**
+ * The chain's decision (kube's union authorizer): the first Allow or Deny, or NoOpinion with the
+ * reasons given, one per line.
+ *
+ * @example
+ * ```ts
+ * decide(ctx.authorizers, attributes).decision; // 'Allow'
+ * ```
+ */
+export function decide(chain: ReadonlyArray<Authorizer>, a: AuthorizationAttributes): RbacDecision {
+  const reasons: string[] = [];
+  for (const authorizer of chain) {
+    const d = authorizer.authorize(a);
+    if (d.decision !== 'NoOpinion') return { decision: d.decision, reason: d.reason ?? '' };
+    if (d.reason) reasons.push(d.reason);
+  }
+  return { decision: 'NoOpinion', reason: reasons.join('\n') };
+}
+
+/**
+ * The chain as the rbac/ modules take an authorizer, for requests by `principal` (impersonation,
+ * the self reviews).
+ *
+ * @example
+ * ```ts
+ * impersonate(userOf(p), headers, chainAuthorizer(ctx.authorizers, p));
+ * ```
+ */
+export function chainAuthorizer(chain: ReadonlyArray<Authorizer>, principal: Principal): RbacAuthorizer {
+  return (ra) => decide(chain, chainAttributes(ra, principal));
+}
+
+function chainAttributes(ra: RbacAttributes, user: Principal): AuthorizationAttributes {
+  if (ra.kind === 'nonResource') return { user, verb: ra.verb, isResourceRequest: false, path: ra.path, namespace: '', apiGroup: '', apiVersion: '', resource: '', subresource: '', name: '' };
+  const r: ResourceAttributes = ra;
+  return { user, verb: r.verb, isResourceRequest: true, path: '', namespace: r.namespace, apiGroup: r.group, apiVersion: r.version, resource: r.resource, subresource: r.subresource, name: r.name };
+}
+
+/**
+ * kube's 403 wording (`responsewriters.forbiddenMessage`, rbac/forbidden.ts): `pods "a" is
+ * forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "ns"`; a reason
+ * is appended after `: `.
  *
  * @example
  * ```ts
  * throw forbidden(attributes);
  * ```
  */
-export function forbidden(a: AuthorizationAttributes, reason?: string): StatusError {
-  const user = a.user.user;
-  if (!a.isResourceRequest) {
-    const message = `forbidden: User "${user}" cannot ${a.verb} path "${a.path}"${reason ? `: ${reason}` : ''}`;
-    return new StatusError(failure(403, 'Forbidden', message, {}));
-  }
-  const res = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-  const qr = qualifiedResource({ plural: a.resource, group: a.apiGroup });
-  const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
-  const why = `User "${user}" cannot ${a.verb} resource "${res}" in API group "${a.apiGroup}" ${scope}${reason ? `: ${reason}` : ''}`;
-  const message = a.name ? `${qr} "${a.name}" is forbidden: ${why}` : `${qr} is forbidden: ${why}`;
-  return new StatusError(failure(403, 'Forbidden', message, { name: a.name, ...(a.apiGroup ? { group: a.apiGroup } : {}), kind: a.resource }));
-}
+export const forbidden = (a: AuthorizationAttributes, reason?: string): StatusError => forbiddenError(rbacAttributes(a), reason ?? '');
 
 /**
  * The authorization step: the first authorizer that allows or denies decides; a denial, or no
@@ -109,16 +166,10 @@ export function forbidden(a: AuthorizationAttributes, reason?: string): StatusEr
  *
  * @example
  * ```ts
- * authorize([denyListAuthorizer], attributes); // throws the 403 when denied
+ * authorize(ctx.authorizers, attributes); // throws the 403 when denied
  * ```
  */
 export function authorize(chain: ReadonlyArray<Authorizer>, a: AuthorizationAttributes): void {
-  let reason: string | undefined;
-  for (const authorizer of chain) {
-    const d = authorizer.authorize(a);
-    if (d.decision === 'Allow') return;
-    if (d.decision === 'Deny') throw forbidden(a, d.reason);
-    reason ??= d.reason;
-  }
-  throw forbidden(a, reason);
+  const d = decide(chain, a);
+  if (d.decision !== 'Allow') throw forbidden(a, d.reason);
 }

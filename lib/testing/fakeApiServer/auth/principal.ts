@@ -1,4 +1,5 @@
 // Who a request acts as, and what its credential may not do (the fake's deny lists).
+import { withAuthenticatedGroup, type UserInfo } from '../rbac/userInfo.js';
 
 /**
  * One rule of a token's deny list; an unset field matches anything.
@@ -27,9 +28,24 @@ export interface DenyRule {
  */
 export interface Principal {
   readonly user: string;
+  /** The groups of the credential (authorization also counts `system:authenticated`, see {@link userOf}). */
   readonly groups: ReadonlyArray<string>;
+  readonly uid?: string;
+  readonly extra?: { readonly [key: string]: ReadonlyArray<string> };
   readonly deny: ReadonlyArray<DenyRule>;
-  readonly via: 'token' | 'certificate';
+  readonly via: 'token' | 'certificate' | 'serviceAccountToken';
   /** The authenticated user, when the request impersonates `user`. */
   readonly impersonator?: string;
 }
+
+/**
+ * The user the authorizers see for a principal: its name, uid, extra and groups, with
+ * `system:authenticated` as kube adds it to every authenticated (or impersonated) user.
+ *
+ * @example
+ * ```ts
+ * userOf({ user: 'alice', groups: ['devs'], deny: [], via: 'token' }).groups; // ['devs', 'system:authenticated']
+ * ```
+ */
+export const userOf = (p: Principal): UserInfo =>
+  withAuthenticatedGroup({ name: p.user, groups: p.groups, ...(p.uid !== undefined && { uid: p.uid }), ...(p.extra && { extra: p.extra }) });

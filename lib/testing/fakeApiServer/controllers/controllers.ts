@@ -1,13 +1,14 @@
 import type { SchedulerLike, Subscription } from 'rxjs';
+import { ClusterRoleAggregator } from './clusterRoleAggregator.js';
 import { GarbageCollector, type GcItem } from './garbageCollector.js';
 import type { Change } from '../storage/history.js';
 import { NamespaceController } from './namespaceController.js';
 import type { Registry } from '../registry/store.js';
-import type { ResourceTypes } from '../resources.js';
+import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
- * When the fake's controllers (garbage collector, namespace controller) act:
+ * When the fake's controllers (garbage collector, namespace controller, ClusterRole aggregation) act:
  * - `'scheduled'` (the default): on the server's scheduler, `controllerDelayMs` after the write
  *   that gave them work (0: the next macrotask with `asyncScheduler`; with a `TestScheduler`,
  *   when virtual time reaches it);
@@ -21,9 +22,10 @@ import type { Storage } from '../storage/storage.js';
  */
 export type GarbageCollectionMode = 'scheduled' | 'immediate' | 'off';
 
-type Item = GcItem | { readonly kind: 'namespace'; readonly name: string };
+type Item = GcItem | { readonly kind: 'namespace'; readonly name: string } | { readonly kind: 'clusterRoleAggregation' };
 
-const itemId = (i: Item): string => (i.kind === 'namespace' ? `ns\u0000${i.name}` : `${i.kind}\u0000${i.type.id}\u0000${i.key}`);
+const itemId = (i: Item): string =>
+  i.kind === 'namespace' ? `ns\u0000${i.name}` : i.kind === 'clusterRoleAggregation' ? 'aggregation' : `${i.kind}\u0000${i.type.id}\u0000${i.key}`;
 
 /** Items one drain does at most before yielding to the scheduler (a bound on any cascade). */
 const MAX_ITEMS_PER_DRAIN = 100_000;
@@ -36,6 +38,7 @@ export class Controllers {
   private readonly queue = new Map<string, Item>();
   private readonly gc: GarbageCollector;
   private readonly namespaces: NamespaceController;
+  private readonly aggregation: ClusterRoleAggregator;
   private timer: Subscription | undefined;
   private draining = false;
   private closed = false;
@@ -50,6 +53,7 @@ export class Controllers {
   ) {
     this.gc = new GarbageCollector(storage, types, registry);
     this.namespaces = new NamespaceController(storage, types, registry);
+    this.aggregation = new ClusterRoleAggregator(storage, types, registry);
   }
 
   /** The storage listener: records what a change makes due. */
@@ -58,6 +62,7 @@ export class Controllers {
     for (const item of this.gc.observe(c)) this.enqueue(item);
     const ns = this.namespaces.observe(c);
     if (ns !== undefined) this.enqueue({ kind: 'namespace', name: ns });
+    if (this.aggregation.observe(c)) this.enqueue({ kind: 'clusterRoleAggregation' });
   }
 
   private enqueue(item: Item): void {
@@ -86,6 +91,7 @@ export class Controllers {
         this.queue.delete(id);
         try {
           if (item.kind === 'namespace') this.namespaces.process(item.name);
+          else if (item.kind === 'clusterRoleAggregation') this.aggregation.process();
           else this.gc.process(item);
         } catch {
           // The object changed or went meanwhile (a 404 or 409): the change that caused it brings the item back.

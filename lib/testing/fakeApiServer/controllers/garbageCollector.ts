@@ -1,7 +1,9 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../registry/deletion.js';
 import type { Change } from '../storage/history.js';
 import type { Registry } from '../registry/store.js';
-import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
+import { inBackground } from './inBackground.js';
+import type { JsonObject, ResourceType } from '../resources.js';
+import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 import { objectKey, parseStored, type OwnerLink, type StoredObject } from '../storage/storedObject.js';
 
@@ -144,7 +146,7 @@ export class GarbageCollector {
       policy = finalizers.includes(ORPHAN_FINALIZER) ? 'Orphan' : finalizers.includes(FOREGROUND_FINALIZER) ? 'Foreground' : 'Background';
     }
     if (dep.deleting) return;
-    this.registry().delete(type, dep.namespace, dep.name, { preconditions: { uid: dep.uid }, propagationPolicy: policy });
+    inBackground(this.registry().delete(type, dep.namespace, dep.name, { preconditions: { uid: dep.uid }, propagationPolicy: policy }));
   }
 
   /** An owner deleting with `orphan` or `foregroundDeletion`: orphan or delete its dependents, then drop the finalizer. */
@@ -191,7 +193,7 @@ export class GarbageCollector {
   private rewrite(type: ResourceType, stored: StoredObject, change: (obj: JsonObject) => void): void {
     const obj = parseStored(stored);
     change(obj);
-    this.registry().update(type, stored.namespace, stored.name, obj);
+    inBackground(this.registry().update(type, stored.namespace, stored.name, obj));
   }
 }
 

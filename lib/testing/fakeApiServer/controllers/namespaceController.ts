@@ -1,7 +1,9 @@
 import type { Change } from '../storage/history.js';
-import { KUBERNETES_FINALIZER } from '../admission/namespaceLifecycle.js';
+import { KUBERNETES_FINALIZER } from '../registry/strategies/core.js';
+import { inBackground } from './inBackground.js';
 import type { Registry } from '../registry/store.js';
-import type { JsonObject, ResourceTypes } from '../resources.js';
+import type { JsonObject } from '../resources.js';
+import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 import { parseStored } from '../storage/storedObject.js';
 
@@ -45,10 +47,10 @@ export class NamespaceController {
     if (!finalizers.includes(KUBERNETES_FINALIZER)) return;
     const remaining: string[] = [];
     const withFinalizers: string[] = [];
-    for (const type of this.types.all()) {
+    for (const type of this.types.stored()) {
       if (!type.namespaced) continue;
       const live = [...this.storage.snapshot(type, this.storage.resourceVersion, name)];
-      if (live.some((o) => !o.deleting)) this.registry().deleteCollection(type, name, EVERYTHING, { propagationPolicy: 'Background' });
+      if (live.some((o) => !o.deleting)) inBackground(this.registry().deleteCollection(type, name, EVERYTHING, { propagationPolicy: 'Background' }));
       const left = this.storage.liveCount(type, name);
       if (left > 0) {
         remaining.push(`${type.plural}.${type.group} has ${left} resource instances`);
@@ -64,7 +66,7 @@ export class NamespaceController {
     const done = parseStored(current);
     const spec = (done.spec ?? {}) as JsonObject;
     done.spec = { ...spec, finalizers: ((spec.finalizers as string[] | undefined) ?? []).filter((f) => f !== KUBERNETES_FINALIZER) };
-    this.registry().update(nsType, '', name, done, 'finalize');
+    inBackground(this.registry().update(nsType, '', name, done, 'finalize'));
   }
 
   /** The namespace's deletion conditions while content remains (`NamespaceContentRemaining`). */
@@ -83,6 +85,6 @@ export class NamespaceController {
     };
     const others = (status.conditions ?? []).filter((c) => c.type !== condition.type);
     obj.status = { ...status, conditions: [...others, condition] };
-    this.registry().update(nsType, '', name, obj, 'status');
+    inBackground(this.registry().update(nsType, '', name, obj, 'status'));
   }
 }

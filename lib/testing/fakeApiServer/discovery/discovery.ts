@@ -1,37 +1,73 @@
-import type { ResourceType } from '../resources.js';
+import { compareKubeVersions } from '../registry/builtInStrategies.js';
+import type { Strategy } from '../registry/strategy.js';
 
-const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+// Legacy discovery documents (APISERVER.md §1), built from the served types' strategies: verbs,
+// short names, categories (`kubectl get all`) and the subresources each serves.
 
-/** Legacy discovery documents (APISERVER.md §1), built from the served types. */
-export function discoveryDocument(pathname: string, types: ReadonlyArray<ResourceType>, serverAddress: string): object | undefined {
+const versionsOf = (strategies: ReadonlyArray<Strategy>, group: string): string[] =>
+  [...new Set(strategies.filter((s) => s.type.group === group).map((s) => s.type.version))].sort(compareKubeVersions);
+
+function resourceList(strategies: ReadonlyArray<Strategy>, group: string, version: string): object | undefined {
+  const served = strategies.filter((s) => s.type.group === group && s.type.version === version);
+  if (served.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources: served.flatMap((s) => {
+      const t = s.type;
+      const main = {
+        name: t.plural,
+        singularName: t.singular,
+        namespaced: t.namespaced,
+        kind: t.kind,
+        verbs: s.verbs,
+        ...(t.shortNames.length ? { shortNames: t.shortNames } : {}),
+        ...(s.categories.length ? { categories: s.categories } : {}),
+      };
+      const subs = Object.entries(s.subresources).map(([name, sub]) => ({
+        name: `${t.plural}/${name}`,
+        singularName: '',
+        namespaced: t.namespaced,
+        ...(sub.kind ? { group: sub.kind.group, version: sub.kind.version } : {}),
+        kind: sub.kind?.kind ?? t.kind,
+        verbs: sub.verbs,
+      }));
+      return [main, ...subs];
+    }),
+  };
+}
+
+function groupDocument(strategies: ReadonlyArray<Strategy>, name: string): { name: string; versions: object[]; preferredVersion: object } | undefined {
+  const versions = versionsOf(strategies, name).map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
+  return versions.length ? { name, versions, preferredVersion: versions[0] } : undefined;
+}
+
+/**
+ * The discovery document at `pathname` (`/api`, `/api/v1`, `/apis`, `/apis/{g}`, `/apis/{g}/{v}`,
+ * `/version`), or undefined for another path. A group's preferred version is its highest by kube's
+ * version priority.
+ *
+ * @example
+ * ```ts
+ * discoveryDocument('/apis/batch/v1', types.strategies(), '127.0.0.1:6443'); // { kind: 'APIResourceList', ... }
+ * ```
+ */
+export function discoveryDocument(pathname: string, strategies: ReadonlyArray<Strategy>, serverAddress: string): object | undefined {
   const parts = pathname.split('/').filter((p) => p !== '');
-  const resources = (group: string, version: string) => {
-    const ts = types.filter((t) => t.group === group && t.version === version);
-    if (ts.length === 0) return undefined;
-    return {
-      kind: 'APIResourceList',
-      apiVersion: 'v1',
-      groupVersion: group ? `${group}/${version}` : version,
-      resources: ts.flatMap((t) => [
-        { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: VERBS, ...(t.shortNames.length ? { shortNames: t.shortNames } : {}) },
-        { name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] },
-      ]),
-    };
-  };
-  const groupDoc = (name: string) => {
-    const versions = [...new Set(types.filter((t) => t.group === name).map((t) => t.version))].map((v) => ({ groupVersion: `${name}/${v}`, version: v }));
-    return versions.length ? { kind: 'APIGroup', apiVersion: 'v1', name, versions, preferredVersion: versions[0] } : undefined;
-  };
   if (parts.length === 1 && parts[0] === 'api') {
     return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
   }
-  if (parts.length === 2 && parts[0] === 'api') return resources('', parts[1]);
+  if (parts.length === 2 && parts[0] === 'api') return resourceList(strategies, '', parts[1]);
   if (parts.length === 1 && parts[0] === 'apis') {
-    const groups = [...new Set(types.filter((t) => t.group).map((t) => t.group))].sort();
-    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => { const d = groupDoc(g)!; return { name: d.name, versions: d.versions, preferredVersion: d.preferredVersion }; }) };
+    const groups = [...new Set(strategies.filter((s) => s.type.group).map((s) => s.type.group))].sort();
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => groupDocument(strategies, g)!) };
   }
-  if (parts.length === 2 && parts[0] === 'apis') return groupDoc(parts[1]);
-  if (parts.length === 3 && parts[0] === 'apis') return resources(parts[1], parts[2]);
+  if (parts.length === 2 && parts[0] === 'apis') {
+    const doc = groupDocument(strategies, parts[1]);
+    return doc && { kind: 'APIGroup', apiVersion: 'v1', ...doc };
+  }
+  if (parts.length === 3 && parts[0] === 'apis') return resourceList(strategies, parts[1], parts[2]);
   if (parts.length === 1 && parts[0] === 'version') {
     return { major: '1', minor: '34', gitVersion: 'v1.34.0-rxkube-fake', gitCommit: '0000000000000000000000000000000000000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24.0', compiler: 'gc', platform: 'linux/amd64' };
   }

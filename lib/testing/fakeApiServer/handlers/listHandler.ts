@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ServerContext } from './serverContext.js';
 import { decodeContinue, encodeContinue } from './continueToken.js';
 import type { ListQuery } from './listOptions.js';
-import { metadataListHead, partialObjectMetadataJson, type OutputForm } from '../wire/outputForm.js';
+import type { Output } from '../wire/outputForm.js';
 import type { ResourceType } from '../resources.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { withShard, type AppliedShard } from '../storage/shardSelector.js';
@@ -72,14 +72,14 @@ export async function listObjects(ctx: ServerContext, type: ResourceType, namesp
 const BATCH_BYTES = 1 << 20;
 
 /** Streams a list response: the items' stored JSON joined in ~1 MB writes, honouring backpressure. */
-export async function writeList(res: ServerResponse, type: ResourceType, result: ListResult, form: OutputForm = 'full', shard?: AppliedShard): Promise<void> {
+export async function writeList(res: ServerResponse, output: Output, result: ListResult, shard?: AppliedShard): Promise<void> {
   const meta = [`"resourceVersion":"${result.rv}"`];
   if (result.continue) meta.push(`"continue":"${result.continue}"`);
   if (result.remainingItemCount !== undefined) meta.push(`"remainingItemCount":${result.remainingItemCount}`);
   if (shard !== undefined) meta.push(`"shardInfo":{"selector":${JSON.stringify(shard.selector)}}`);
   res.writeHead(200, { 'Content-Type': 'application/json' });
-  const head = form === 'metadata' ? metadataListHead : { kind: type.listKind, apiVersion: type.apiVersion };
-  const itemJson = form === 'metadata' ? (o: StoredObject) => partialObjectMetadataJson(o.json) : (o: StoredObject) => o.json;
+  const head = output.listHead;
+  const itemJson = (o: StoredObject) => output.object(o.json);
   let buf = `{"kind":"${head.kind}","apiVersion":"${head.apiVersion}","metadata":{${meta.join(',')}},"items":[`;
   for (let i = 0; i < result.items.length; i++) {
     buf += i === 0 ? itemJson(result.items[i]) : `,${itemJson(result.items[i])}`;

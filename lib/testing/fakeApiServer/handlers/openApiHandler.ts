@@ -60,7 +60,7 @@ export async function serveOpenApi(ctx: ServerContext, req: IncomingMessage, res
     return;
   }
   const models = (await loadClientNode()) as unknown as ClientNodeModels;
-  const source: OpenApiSource = { types: ctx.types.all(), crds: storedCrds(ctx), models };
+  const source: OpenApiSource = { types: ctx.types.all(), crds: storedCrds(ctx), models, hasStatus: (t) => ctx.types.strategyOf(t).status !== undefined };
   if (url.pathname === '/openapi/v2') {
     if (!protobufV2) {
       writeJson(res, 200, JSON.stringify(swaggerV2(source)));

@@ -27,7 +27,7 @@ export interface RecordedRequest {
   /** The groups of that user (a certificate's O, a token's `groups`, `Impersonate-Group`). */
   readonly groups?: ReadonlyArray<string>;
   /** How the request authenticated. */
-  readonly authenticatedBy?: 'token' | 'certificate';
+  readonly authenticatedBy?: 'token' | 'certificate' | 'serviceAccountToken';
   /** The authenticated user, when the request impersonated `user` (`Impersonate-User`). */
   readonly impersonator?: string;
   /** True when the request was answered 401 Unauthorized. */

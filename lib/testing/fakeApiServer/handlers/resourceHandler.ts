@@ -1,46 +1,89 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerContext } from './serverContext.js';
+import type { UserInfo } from '../admission/attributes.js';
+import type { Principal } from '../auth/principal.js';
 import { writeManager } from '../fields/fieldManager.js';
-import { queryBool, writeJson } from './http.js';
-import { parseBody, parseJsonBody, readBody } from '../wire/body.js';
-import { listObjects, writeList } from './listHandler.js';
-import { negotiateOutput } from '../wire/outputForm.js';
-import { shardOf } from '../storage/shardSelector.js';
-import { parseListQuery } from './listOptions.js';
 import { patchTypeOf } from '../registry/patch.js';
-import { readObjectBody } from '../wire/protobuf/protobufBody.js';
-import { checkFieldValidation } from '../wire/fieldValidation.js';
-import type { RequestInfo } from './requestInfo.js';
+import type { Strategy } from '../registry/strategy.js';
+import type { WriteRequestOptions } from '../registry/writeRequest.js';
 import type { ResourceType } from '../resources.js';
+import { invalid, methodNotAllowed, notFound } from '../status.js';
 import { compileSelectors } from '../storage/selectors.js';
-import { badRequest, methodNotAllowed, notFound } from '../status.js';
+import { shardOf } from '../storage/shardSelector.js';
+import { notSupported } from '../schema/fieldErrors.js';
+import { warningHeaders, writeOptionsOf } from '../schema/writeQuery.js';
+import { parseBody, parseJsonBody, readBody } from '../wire/body.js';
+import { checkFieldValidation } from '../wire/fieldValidation.js';
+import { negotiateOutput, outputFor, type Output } from '../wire/outputForm.js';
+import { readObjectBody } from '../wire/protobuf/protobufBody.js';
+import { deleteOptions } from './deleteOptions.js';
+import { queryBool, writeJson } from './http.js';
+import { listObjects, writeList } from './listHandler.js';
+import { parseListQuery } from './listOptions.js';
+import type { RequestInfo } from './requestInfo.js';
+import type { ServerContext } from './serverContext.js';
 import { serveWatch } from './watchHandler.js';
-import { deleteOptions, servesSubresource } from './deleteOptions.js';
-import { writeOptionsOf, warningHeaders } from '../schema/writeQuery.js';
+import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
+
+const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
+const SUBRESOURCE_VERB: { readonly [verb: string]: string } = { get: 'get', update: 'update', patch: 'patch', create: 'create' };
+
+/**
+ * The `dryRun` query parameter of a write (kube's `ValidateDryRun`): absent, or every value `All`;
+ * anything else is a 422 on the verb's options.
+ *
+ * @example
+ * ```ts
+ * dryRunOf(new URLSearchParams('dryRun=All'), 'create'); // true
+ * ```
+ */
+export function dryRunOf(query: URLSearchParams, verb: string): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every((v) => v === 'All')) return true;
+  throw invalid(OPTIONS_KIND[verb] ?? 'CreateOptions', 'meta.k8s.io', '', [notSupported('dryRun', values, ['All'])]);
+}
+
+/** Who a request is, as admission sees it: the authenticated user, and the group every authenticated user is in. */
+const userOf = (p: Principal | undefined): UserInfo | undefined =>
+  p && {
+    username: p.user,
+    groups: p.groups.includes('system:authenticated') ? p.groups : [...p.groups, 'system:authenticated'],
+    ...(p.uid !== undefined && { uid: p.uid }),
+    ...(p.extra && { extra: p.extra }),
+  };
+
+/** Whether `type` serves `subresource` for `verb` (kube: a 404 otherwise). */
+function servesSubresource(strategy: Strategy, subresource: string, verb: string): boolean {
+  const s = strategy.subresources[subresource];
+  return s !== undefined && s.verbs.includes(SUBRESOURCE_VERB[verb] as never);
+}
 
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
-export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams): Promise<void> {
+export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams, principal?: Principal): Promise<void> {
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
+  const strategy = ctx.types.strategyOf(type);
   const ns = type.namespaced ? info.namespace : '';
-  if (info.subresource && !servesSubresource(type, info.subresource, info.verb)) throw notFound(type, info.name);
+  if (info.subresource && !servesSubresource(strategy, info.subresource, info.verb)) throw notFound(type, info.name);
   const sub = info.subresource || undefined;
-  const { registry } = ctx;
-  // A dry run must change nothing; this fake cannot run a write without keeping it, so it refuses
-  // (a write that really happened would be worse than an error).
-  if (query.has('dryRun') && ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(info.verb)) {
-    throw badRequest(`dryRun=${query.get('dryRun')} is not supported by this fake API server; nothing was changed`);
-  }
-  const contentType = req.headers['content-type'];
-  const writeOptions = writeOptionsOf(query, info.verb);
+  const storageApiVersion = ctx.types.storageOf(type).apiVersion;
+  const full = outputFor('full', type, storageApiVersion);
   switch (info.verb) {
-    case 'get':
-      writeJson(res, 200, registry.get(type, ns, info.name).json);
+    case 'get': {
+      // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
+      const form = negotiateOutput(req.headers.accept, 'get');
+      const table = tableOutputOf(ctx, type, form, query);
+      const stored = ctx.registry.get(type, ns, info.name);
+      writeJson(res, 200, table ? tableObjectJson(ctx, table, stored) : outputFor(form, type, storageApiVersion).object(stored.json));
       return;
+    }
     case 'list': {
       const q = parseListQuery(query, false, ctx.watchList);
       const form = negotiateOutput(req.headers.accept, 'list');
+      const table = tableOutputOf(ctx, type, form, query);
       const shard = shardOf(query, ctx.shardedListAndWatch);
-      await writeList(res, type, await listObjects(ctx, type, ns || undefined, q, shard), form, shard);
+      const result = await listObjects(ctx, type, ns || undefined, q, shard);
+      if (table) writeTableList(res, ctx, table, result);
+      else await writeList(res, outputFor(form, type, storageApiVersion), result, shard);
       return;
     }
     case 'watch': {
@@ -49,46 +92,72 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
         query.set('fieldSelector', fs ? `${fs},${info.nameFieldSelector}` : info.nameFieldSelector);
       }
       const q = parseListQuery(query, true, ctx.watchList);
-      await serveWatch(ctx, res, type, ns || undefined, q, negotiateOutput(req.headers.accept, 'watch'), shardOf(query, ctx.shardedListAndWatch));
+      const form = negotiateOutput(req.headers.accept, 'watch');
+      const output = outputFor(form, type, storageApiVersion);
+      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query));
       return;
     }
+    default:
+      await handleWrite(ctx, req, res, info, type, query, full, { ns, sub, user: userOf(principal) });
+  }
+}
+
+/** The write verbs: options from the query, then the store's one path; the answer in the request's version. */
+async function handleWrite(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: RequestInfo,
+  type: ResourceType,
+  query: URLSearchParams,
+  out: Output,
+  { ns, sub, user }: { ns: string; sub: string | undefined; user: UserInfo | undefined },
+): Promise<void> {
+  const { registry } = ctx;
+  const contentType = req.headers['content-type'];
+  const writeOptions = writeOptionsOf(query, info.verb);
+  const base: WriteRequestOptions = { ...writeOptions, dryRun: dryRunOf(query, info.verb), ...(user ? { user } : {}) };
+  const agent = req.headers['user-agent'];
+  switch (info.verb) {
     case 'create': {
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 201, registry.create(type, ns, body, { ...writeOptions, owner: { manager: writeManager(query, req.headers['user-agent'], undefined, 'CreateOptions') } }).json, warningHeaders(writeOptions));
+      const stored = await registry.create(type, ns, body, { ...base, owner: { manager: writeManager(query, agent, undefined, 'CreateOptions') } });
+      writeJson(res, 201, out.object(stored.json), warningHeaders(writeOptions));
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      writeJson(res, 200, registry.update(type, ns, info.name, body, sub, { ...writeOptions, owner: { manager: writeManager(query, req.headers['user-agent']) } }).json, warningHeaders(writeOptions));
+      const stored = await registry.update(type, ns, info.name, body, sub, { ...base, owner: { manager: writeManager(query, agent) } });
+      writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
       return;
     }
     case 'patch': {
-      const patchType = patchTypeOf(contentType, type.builtIn);
-      const manager = writeManager(query, req.headers['user-agent'], patchType);
+      const patchType = patchTypeOf(contentType, ctx.types.strategyOf(type).strategicMergePatch);
+      const manager = writeManager(query, agent, patchType);
       const body = await parseBody(await readBody(req), contentType);
-      const { stored, created } = registry.patch(type, ns, info.name, patchType, body, sub, { ...writeOptions, manager, force: queryBool(query, 'force') ?? false });
-      writeJson(res, created ? 201 : 200, stored.json, warningHeaders(writeOptions));
+      const { stored, created } = await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
+      writeJson(res, created ? 201 : 200, out.object(stored.json), warningHeaders(writeOptions));
       return;
     }
     case 'delete': {
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
-      const { stored, deleted } = registry.delete(type, ns, info.name, options);
-      if (!deleted || type.returnsDeletedObject) writeJson(res, 200, stored.json);
+      const { stored, deleted } = await registry.delete(type, ns, info.name, options, base);
+      if (!deleted || ctx.types.strategyOf(type).deleteAnswer === 'object') writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
       else {
         const details = { name: stored.name, ...(type.group ? { group: type.group } : {}), kind: type.plural, uid: stored.uid };
-        writeJson(res, 200, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }));
+        writeJson(res, 200, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }), warningHeaders(writeOptions));
       }
       return;
     }
     case 'deletecollection': {
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const selectors = compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type);
-      const deleted = registry.deleteCollection(type, ns || undefined, selectors, options);
-      const body = `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${deleted.map((d) => d.json).join(',')}]}`;
-      writeJson(res, 200, body);
+      const deleted = await registry.deleteCollection(type, ns || undefined, selectors, options, base);
+      const items = deleted.map((d) => out.object(d.json)).join(',');
+      writeJson(res, 200, `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${items}]}`, warningHeaders(writeOptions));
       return;
     }
     default:

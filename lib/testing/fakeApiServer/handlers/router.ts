@@ -1,5 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator, Principal } from '../auth/authenticator.js';
+import { accessEndpointOf } from '../rbac/accessEndpoints.js';
+import { authorizationName, authorizationNamespace } from '../rbac/requestAttributes.js';
+import { serveAccessEndpoint } from './accessHandler.js';
 import { authorize, type AuthorizationAttributes } from '../auth/authorizer.js';
 import type { ServerContext } from './serverContext.js';
 import { handleControl } from './controlHandler.js';
@@ -26,8 +29,9 @@ export interface Routes {
 }
 
 /**
- * The server's request handler: health checks, authentication, the control API, partitions,
- * injected failures, discovery, authorisation, then the resource handlers. Every error becomes a
+ * The server's request handler: health checks, authentication (and impersonation), the control
+ * API, partitions, injected failures, authorization, discovery, the access reviews and tokens,
+ * then the resource handlers. Every error becomes a
  * Status response.
  */
 export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -61,17 +65,22 @@ export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes):
         writeStatus(res, injected);
         return;
       }
+      if (principal) authorize(ctx.authorizers, authorizationAttributes(principal, info, url));
       if (isOpenApiPath(url.pathname)) {
         await serveOpenApi(ctx, req, res, url);
         return;
       }
       if (!info.isResourceRequest) {
-        const doc = discoveryDocument(url.pathname, types.all(), serverAddress());
+        const doc = discoveryDocument(url.pathname, types.strategies(), serverAddress());
         if (doc) writeJson(res, 200, JSON.stringify(doc));
         else writeNotFoundPage(res);
         return;
       }
-      if (principal) authorize(ctx.authorizers, authorizationAttributes(principal, info, url.pathname));
+      const endpoint = accessEndpointOf(info);
+      if (endpoint) {
+        await serveAccessEndpoint(ctx, endpoint, req, res, info, principal);
+        return;
+      }
       const type = types.find(info.group, info.version, info.resource);
       if (!type) {
         if (types.all().some((t) => t.group === info.group && t.version === info.version)) {
@@ -79,25 +88,28 @@ export function routeRequest({ ctx, auth, faults, log, serverAddress }: Routes):
         } else writeNotFoundPage(res);
         return;
       }
-      await handleResource(ctx, req, res, info, type, url.searchParams);
+      await handleResource(ctx, req, res, info, type, url.searchParams, principal);
     } catch (e) {
       writeError(res, e);
     }
   };
 }
 
-/** The attributes the authorization step decides a resource request on. */
-function authorizationAttributes(user: Principal, info: RequestInfo, path: string): AuthorizationAttributes {
+/**
+ * The attributes the authorization step decides a request on, as kube's RequestInfo gives them: a
+ * list or watch by `metadata.name` is about that name, a Namespace is in itself.
+ */
+function authorizationAttributes(user: Principal, info: RequestInfo, url: URL): AuthorizationAttributes {
   return {
     user,
     verb: info.verb,
     isResourceRequest: info.isResourceRequest,
-    path,
-    namespace: info.namespace,
+    path: url.pathname,
+    namespace: authorizationNamespace(info),
     apiGroup: info.group,
     apiVersion: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    name: info.name,
+    name: authorizationName(info, url.searchParams),
   };
 }

@@ -4,10 +4,11 @@ import type { ListQuery } from './listOptions.js';
 import type { ResourceType } from '../resources.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { withShard, type AppliedShard } from '../storage/shardSelector.js';
-import { metadataWatchLine, type OutputForm } from '../wire/outputForm.js';
+import type { Output } from '../wire/outputForm.js';
 import { failure } from '../status.js';
 import { errorLine, eventLine } from '../watch/watchLines.js';
 import { WatchStream } from '../watch/watchStream.js';
+import { tableWatchEncoder, type TableOutput } from './tableOutput.js';
 
 /**
  * WATCH semantics (APISERVER.md §3): synthetic ADDED for unset/"0", replay from history for N,
@@ -15,7 +16,16 @@ import { WatchStream } from '../watch/watchStream.js';
  * the server does not reach within `tooLargeResourceVersionWaitMs`, streaming lists with the initial-events-end bookmark,
  * bookmarks and timeouts on the injected scheduler. Headers are flushed before anything else.
  */
-export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: ResourceType, namespace: string | undefined, q: ListQuery, form: OutputForm = 'full', shard?: AppliedShard): Promise<void> {
+export async function serveWatch(
+  ctx: ServerContext,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string | undefined,
+  q: ListQuery,
+  output: Output,
+  shard?: AppliedShard,
+  table?: TableOutput,
+): Promise<void> {
   const { storage } = ctx;
   const selectors = withShard(compileSelectors(q.labelSelector, q.fieldSelector, type), shard);
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
@@ -57,7 +67,7 @@ export async function serveWatch(ctx: ServerContext, res: ServerResponse, type: 
     currentRv: () => storage.resourceVersion,
     slowMs: ctx.slowMs,
     onClose: (s) => ctx.hub.remove(s),
-    ...(form === 'metadata' ? { encode: metadataWatchLine } : {}),
+    ...(table ? { encode: tableWatchEncoder(ctx, table) } : output.watchLine ? { encode: output.watchLine } : {}),
   });
   // From here to hub.add everything is synchronous: no change can slip between the initial state
   // (or the replayed history) and the live events.

@@ -18,7 +18,6 @@ export const customResourceDefinitionType: ResourceType = toType(
     shortNames: ['crd', 'crds'],
   },
   true,
-  { setsGeneration: true },
 );
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,13 +27,75 @@ interface CrdVersion {
   readonly served?: unknown;
   readonly storage?: unknown;
   readonly subresources?: { readonly status?: unknown };
+  readonly selectableFields?: unknown;
 }
 
 /**
- * The resource a CustomResourceDefinition (apiextensions.k8s.io/v1) defines, or undefined when it
- * lacks what a real server requires (group, plural, kind, scope, a served version). The version
- * served is the storage version if it is served, else the first served one (the fake server serves
- * one version per resource).
+ * A version's `selectableFields` as field selectors: `.spec.color` selects on `spec.color`, the
+ * value as kube compares it (strings as they are, integers and booleans in their JSON form).
+ */
+function selectableFieldSelectors(fields: unknown): ResourceDefinition['fieldSelectors'] {
+  const out: { [field: string]: (obj: JsonObject) => string | undefined } = {};
+  for (const f of Array.isArray(fields) ? fields : []) {
+    const jsonPath = (f as { jsonPath?: unknown } | null)?.jsonPath;
+    if (typeof jsonPath !== 'string' || !jsonPath.startsWith('.')) continue;
+    const steps = jsonPath.slice(1).split('.');
+    out[steps.join('.')] = (obj) => {
+      let v: unknown = obj;
+      for (const step of steps) v = typeof v === 'object' && v !== null ? (v as JsonObject)[step] : undefined;
+      return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+    };
+  }
+  return out;
+}
+
+/**
+ * What a CustomResourceDefinition (apiextensions.k8s.io/v1) serves: one definition per served
+ * version and the storage version; undefined when it lacks what a real server requires (group,
+ * plural, kind, scope, a served version).
+ *
+ * @example
+ * ```ts
+ * definitionsFromCrd(crd)?.storageVersion; // 'v1'
+ * ```
+ */
+export function definitionsFromCrd(crd: JsonObject): { readonly definitions: ReadonlyArray<ResourceDefinition>; readonly storageVersion: string } | undefined {
+  const spec = crd['spec'] as JsonObject | undefined;
+  const names = spec?.['names'] as JsonObject | undefined;
+  const group = spec?.['group'];
+  const plural = names?.['plural'];
+  const kind = names?.['kind'];
+  const scope = spec?.['scope'];
+  const versions = (Array.isArray(spec?.['versions']) ? spec['versions'] : []) as ReadonlyArray<CrdVersion>;
+  const served = versions.filter((v): v is CrdVersion & { name: string } => v.served === true && typeof v.name === 'string');
+  if (typeof group !== 'string' || typeof plural !== 'string' || typeof kind !== 'string') return undefined;
+  if ((scope !== 'Namespaced' && scope !== 'Cluster') || served.length === 0) return undefined;
+  const stored = versions.find((v) => v.storage === true)?.name;
+  const singular = names?.['singular'];
+  const shortNames = names?.['shortNames'];
+  const categories = names?.['categories'];
+  const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined);
+  const definitions = served.map((v) => ({
+    group,
+    version: v.name,
+    plural,
+    kind,
+    namespaced: scope === 'Namespaced',
+    ...(typeof singular === 'string' ? { singular } : {}),
+    ...(strings(shortNames) ? { shortNames: strings(shortNames) } : {}),
+    ...(strings(categories) ? { categories: strings(categories) } : {}),
+    ...(isObject(v.subresources?.status) ? { statusSubresource: true } : {}),
+    ...(Array.isArray(v.selectableFields) ? { fieldSelectors: selectableFieldSelectors(v.selectableFields) } : {}),
+  }));
+  // The storage version is where objects live; if it is not served (allowed by kube), the first served one stands in.
+  const storageVersion = typeof stored === 'string' && served.some((v) => v.name === stored) ? stored : served[0].name;
+  return { definitions, storageVersion };
+}
+
+/**
+ * The resource a CustomResourceDefinition defines, in its storage version if served (else the
+ * first served one), or undefined when it lacks what a real server requires. Every served version
+ * is served (see {@link definitionsFromCrd}); this is the one objects are stored in.
  *
  * @example
  * ```ts
@@ -44,28 +105,6 @@ interface CrdVersion {
  * ```
  */
 export function definitionFromCrd(crd: JsonObject): ResourceDefinition | undefined {
-  const spec = crd['spec'] as JsonObject | undefined;
-  const names = spec?.['names'] as JsonObject | undefined;
-  const group = spec?.['group'];
-  const plural = names?.['plural'];
-  const kind = names?.['kind'];
-  const scope = spec?.['scope'];
-  const versions = (Array.isArray(spec?.['versions']) ? spec['versions'] : []) as ReadonlyArray<CrdVersion>;
-  const served = versions.filter((v) => v.served === true && typeof v.name === 'string');
-  const servedVersion = served.find((v) => v.storage === true) ?? served[0];
-  const version = servedVersion?.name;
-  if (typeof group !== 'string' || typeof plural !== 'string' || typeof kind !== 'string') return undefined;
-  if ((scope !== 'Namespaced' && scope !== 'Cluster') || typeof version !== 'string') return undefined;
-  const singular = names?.['singular'];
-  const shortNames = names?.['shortNames'];
-  return {
-    group,
-    version,
-    plural,
-    kind,
-    namespaced: scope === 'Namespaced',
-    ...(typeof singular === 'string' ? { singular } : {}),
-    ...(Array.isArray(shortNames) ? { shortNames: shortNames.filter((s): s is string => typeof s === 'string') } : {}),
-    ...(isObject(servedVersion?.subresources?.status) ? { statusSubresource: true } : {}),
-  };
+  const d = definitionsFromCrd(crd);
+  return d?.definitions.find((def) => def.version === d.storageVersion);
 }

@@ -1,5 +1,6 @@
-import type { JsonObject, ResourceType } from '../resources.js';
-import { invalid } from '../status.js';
+import type { JsonObject } from '../resources.js';
+import { invalid, type FieldError } from '../status.js';
+import type { Strategy } from './strategy.js';
 
 /**
  * How a delete treats the object's dependents (metav1.DeletionPropagation).
@@ -16,10 +17,22 @@ export const ORPHAN_FINALIZER = 'orphan';
 /** The finalizer a Foreground delete adds: the garbage collector deletes the blocking dependents first. */
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 
-// Types whose registry defaults to orphaning (DefaultGarbageCollectionPolicy), and types without
-// garbage collection (events: GC finalizers are never added).
-const ORPHAN_BY_DEFAULT = new Set(['replicationcontrollers', 'jobs.batch']);
-const NO_GC = new Set(['events', 'events.events.k8s.io']);
+/**
+ * `DeleteOptions` fields the fake honours.
+ *
+ * @example
+ * ```ts
+ * api.delete('pods', 'ns', 'a', { preconditions: { uid: pod.metadata.uid } });
+ * ```
+ */
+export interface DeleteOptions {
+  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
+  /** What happens to the dependents (objects whose ownerReferences name this one). Default: Background (Orphan for Jobs and ReplicationControllers). */
+  readonly propagationPolicy?: PropagationPolicy;
+  /** Legacy: true is Orphan, false Background; cannot be set with `propagationPolicy`. */
+  readonly orphanDependents?: boolean;
+}
+
 const POLICIES = new Set(['Foreground', 'Background', 'Orphan']);
 
 interface GcOptions {
@@ -55,31 +68,32 @@ export function validateDeleteOptions(options: GcOptions | undefined): void {
  * The object's `metadata.finalizers` after a DELETE with `options`, as kube's generic store
  * decides (`deletionFinalizersForGarbageCollection`): `orphanDependents`, then
  * `propagationPolicy`, then an `orphan`/`foregroundDeletion` finalizer already there, then the
- * type's default. Orphan adds `orphan`, Foreground adds `foregroundDeletion`, Background removes both.
+ * type's default (its strategy's). Orphan adds `orphan`, Foreground adds `foregroundDeletion`,
+ * Background removes both; a type without garbage collection (Events) gets neither.
  *
  * @example
  * ```ts
- * finalizersOnDelete(deploymentsType, ['example.com/x'], { propagationPolicy: 'Foreground' }); // ['example.com/x', 'foregroundDeletion']
+ * finalizersOnDelete('Background', ['example.com/x'], { propagationPolicy: 'Foreground' }); // ['example.com/x', 'foregroundDeletion']
  * ```
  */
-export function finalizersOnDelete(type: ResourceType, finalizers: ReadonlyArray<string> | undefined, options: GcOptions | undefined): string[] {
+export function finalizersOnDelete(policy: Strategy['garbageCollection'], finalizers: ReadonlyArray<string> | undefined, options: GcOptions | undefined): string[] {
   const current = [...(finalizers ?? [])];
-  if (NO_GC.has(type.id)) return current;
-  const policy = options?.propagationPolicy as PropagationPolicy | undefined;
+  if (policy === 'none') return current;
+  const given = options?.propagationPolicy as PropagationPolicy | undefined;
   const orphanDependents = options?.orphanDependents;
   let orphan: boolean;
   let foreground: boolean;
   if (typeof orphanDependents === 'boolean') {
     orphan = orphanDependents;
     foreground = false;
-  } else if (policy) {
-    orphan = policy === 'Orphan';
-    foreground = policy === 'Foreground';
+  } else if (given) {
+    orphan = given === 'Orphan';
+    foreground = given === 'Foreground';
   } else if (current.includes(ORPHAN_FINALIZER) || current.includes(FOREGROUND_FINALIZER)) {
     orphan = current.includes(ORPHAN_FINALIZER);
     foreground = !orphan;
   } else {
-    orphan = ORPHAN_BY_DEFAULT.has(type.id);
+    orphan = policy === 'Orphan';
     foreground = false;
   }
   const rest = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
@@ -89,38 +103,36 @@ export function finalizersOnDelete(type: ResourceType, finalizers: ReadonlyArray
 }
 
 /**
- * Whether an object marked for deletion must stay: it has finalizers (and, for a Namespace,
- * `spec.finalizers` too).
+ * Whether an object marked for deletion must stay: it has finalizers, or its type holds it
+ * otherwise (a Namespace's `spec.finalizers`).
  *
  * @example
  * ```ts
- * mustWaitForFinalizers(namespacesType, ns); // true while spec.finalizers holds 'kubernetes'
+ * holdsDeletion(namespaceStrategy, ns); // true while spec.finalizers holds 'kubernetes'
  * ```
  */
-export function mustWaitForFinalizers(type: ResourceType, obj: JsonObject): boolean {
+export function holdsDeletion(strategy: Strategy, obj: JsonObject): boolean {
   const meta = obj.metadata as { finalizers?: unknown[] } | undefined;
   if ((meta?.finalizers?.length ?? 0) > 0) return true;
-  if (type.id !== 'namespaces') return false;
-  const spec = obj.spec as { finalizers?: unknown[] } | undefined;
-  return (spec?.finalizers?.length ?? 0) > 0;
+  return strategy.hooks.holdsDeletion?.(obj) ?? false;
 }
 
 /**
- * The 422 for finalizers added to an object being deleted (`ValidateNoNewFinalizers`).
+ * The causes of a 422 for finalizers added to an object being deleted (`ValidateNoNewFinalizers`).
  *
  * @example
  * ```ts
- * checkNoNewFinalizers(type, 'a', ['x'], ['x', 'y']); // throws 422
+ * newFinalizerErrors(['x'], ['x', 'y']); // one cause
  * ```
  */
-export function checkNoNewFinalizers(type: ResourceType, name: string, before: ReadonlyArray<string> | undefined, after: ReadonlyArray<string> | undefined): void {
+export function newFinalizerErrors(before: ReadonlyArray<string> | undefined, after: ReadonlyArray<string> | undefined): FieldError[] {
   const added = (after ?? []).filter((f) => !(before ?? []).includes(f));
-  if (added.length === 0) return;
-  throw invalid(type.kind, type.group, name, [
+  if (added.length === 0) return [];
+  return [
     {
       field: 'metadata.finalizers',
       type: 'FieldValueForbidden',
       body: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
     },
-  ]);
+  ];
 }

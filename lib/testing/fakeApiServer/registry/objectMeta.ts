@@ -1,6 +1,8 @@
 import { labelKeyProblem as keyProblemOf, labelValueProblem as valueProblemOf } from '../../../labels/labelRequirement.js';
+import { dns1035LabelProblem, subdomainProblem } from '../schema/dnsNames.js';
 import type { ResourceType } from '../resources.js';
-import { badRequest, invalid, type FieldError, type StatusError } from '../status.js';
+import { badRequest, type FieldError, type StatusError } from '../status.js';
+import type { NameRule } from './strategy.js';
 
 // Every write validates its labels and annotation keys, and the same few strings come back on
 // every write: their verdicts are kept (a bounded memo, emptied when full).
@@ -22,17 +24,11 @@ const labelValueProblem = memo(valueProblemOf);
 // refusals: a field of the wrong JSON type fails decoding (400), a malformed name or label fails
 // validation (422, apimachinery's ValidateObjectMeta). Nothing so refused is stored.
 
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_1123 = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-const SUBDOMAIN_TEXT =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const LABEL_1123_TEXT =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const LABEL_1035_TEXT =
-  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 /** The JSON type a Go decoder names in its error ("cannot unmarshal number into ..."). */
 function jsonKind(v: unknown): string {
@@ -83,42 +79,42 @@ export function checkMetadataTypes(type: ResourceType, meta: unknown): void {
   }
 }
 
-/** The name rule of `type`: namespaces are RFC 1123 labels, services DNS-1035 labels, RBAC names path segments, the rest subdomains. */
-function nameProblem(type: ResourceType, name: string): string | undefined {
-  if (type.group === 'rbac.authorization.k8s.io') {
-    if (name === '.' || name === '..') return `may not be '${name}'`;
-    return /[/%]/.test(name) ? `may not contain '${name.includes('/') ? '/' : '%'}'` : undefined;
+/** A name's problem under `rule` (PIPELINE.md §3), or undefined. */
+function nameProblem(rule: NameRule, name: string): string | undefined {
+  switch (rule) {
+    case 'pathSegment':
+      if (name === '.' || name === '..') return `may not be '${name}'`;
+      return /[/%]/.test(name) ? `may not contain '${name.includes('/') ? '/' : '%'}'` : undefined;
+    case 'dns1123Label':
+      if (name.length > 63) return 'must be no more than 63 characters';
+      return LABEL_1123.test(name) ? undefined : LABEL_1123_TEXT;
+    case 'dns1035Label':
+      return dns1035LabelProblem(name);
+    default:
+      return subdomainProblem(name);
   }
-  if (type.group === '' && type.plural === 'namespaces') {
-    if (name.length > 63) return 'must be no more than 63 characters';
-    return LABEL_1123.test(name) ? undefined : LABEL_1123_TEXT;
-  }
-  if (type.group === '' && type.plural === 'services') {
-    if (name.length > 63) return 'must be no more than 63 characters';
-    return LABEL_1035.test(name) ? undefined : LABEL_1035_TEXT;
-  }
-  if (name.length > 253) return 'must be no more than 253 characters';
-  return SUBDOMAIN.test(name) ? undefined : SUBDOMAIN_TEXT;
 }
 
 /**
- * apimachinery's `ValidateObjectMeta`, for what the fake server keeps: the name's format (checked
- * on create: `name` is the given or generated one, `generated` says which), label keys and values,
- * annotation keys and their total size. Throws a 422 Invalid StatusError listing every problem.
+ * apimachinery's `ValidateObjectMeta`, for what the fake server keeps: the name's format under the
+ * type's rule (on create: `name` is the given or generated one, `generated` says which; `checkName`
+ * false on update, where the name is the stored one), label keys and values, annotation keys and
+ * their total size. Every cause, for one 422.
  *
  * @example
  * ```ts
- * validateObjectMeta(podType, 'Web', { labels: { app: 'web app' } }, false); // throws: 422, two causes
+ * objectMetaErrors('subdomain', 'Web', { labels: { app: 'web app' } }, false); // two causes
  * ```
  */
-export function validateObjectMeta(
-  type: ResourceType,
+export function objectMetaErrors(
+  rule: NameRule,
   name: string,
   meta: { labels?: unknown; annotations?: unknown; generateName?: unknown },
   generated: boolean,
-): void {
+  checkName = true,
+): FieldError[] {
   const errors: FieldError[] = [];
-  const nameProblemText = nameProblem(type, name);
+  const nameProblemText = checkName ? nameProblem(rule, name) : undefined;
   if (nameProblemText !== undefined) {
     const [field, value] = generated ? ['metadata.generateName', String(meta.generateName)] : ['metadata.name', name];
     errors.push({ field, type: 'FieldValueInvalid', body: `Invalid value: ${JSON.stringify(value)}: ${nameProblemText}` });
@@ -140,5 +136,5 @@ export function validateObjectMeta(
   if (annotationBytes > MAX_ANNOTATIONS_BYTES) {
     errors.push({ field: 'metadata.annotations', type: 'FieldValueTooLong', body: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes` });
   }
-  if (errors.length > 0) throw invalid(type.kind, type.group, name, errors);
+  return errors;
 }

@@ -1,5 +1,4 @@
-import type { ResourceType } from '../resources.js';
-import { invalid, type FieldError } from '../status.js';
+import type { FieldError } from '../status.js';
 
 interface OwnerRef {
   apiVersion?: unknown;
@@ -12,15 +11,18 @@ interface OwnerRef {
 const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v !== '';
 
 /**
- * apimachinery's `ValidateOwnerReferences` (422 Invalid): every reference names apiVersion, kind,
- * name and uid, and at most one is the controller.
+ * apimachinery's `ValidateOwnerReferences`: every reference names apiVersion, kind, name and uid,
+ * and at most one is the controller. The causes of a 422, if any.
+ *
+ * @example
+ * ```ts
+ * ownerReferenceErrors([{ kind: 'ReplicaSet', name: 'rs' }]); // apiVersion and uid must not be empty
+ * ```
  */
-export function validateOwnerReferences(type: ResourceType, name: string, refs: unknown): void {
-  if (refs === undefined || refs === null) return;
+export function ownerReferenceErrors(refs: unknown): FieldError[] {
+  if (refs === undefined || refs === null) return [];
   const field = 'metadata.ownerReferences';
-  if (!Array.isArray(refs)) {
-    throw invalid(type.kind, type.group, name, [{ field, type: 'FieldValueInvalid', body: 'Invalid value: must be a list' }]);
-  }
+  if (!Array.isArray(refs)) return [{ field, type: 'FieldValueInvalid', body: 'Invalid value: must be a list' }];
   const errors: FieldError[] = [];
   const controllers: string[] = [];
   for (const r of refs as OwnerRef[]) {
@@ -37,5 +39,5 @@ export function validateOwnerReferences(type: ResourceType, name: string, refs: 
       body: `Invalid value: "": Only one reference can have Controller set to true. Found "true" in references for ${controllers.join(' and ')}`,
     });
   }
-  if (errors.length) throw invalid(type.kind, type.group, name, errors);
+  return errors;
 }

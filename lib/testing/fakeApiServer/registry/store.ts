@@ -1,36 +1,27 @@
+import { andThen, type AdmissionAttributes, type MaybePromise } from '../admission/attributes.js';
+import type { AdmissionChain, AdmissionContext } from '../admission/chain.js';
+import { DATA_PLANE_MANAGER, FieldManager } from '../fields/fieldManager.js';
 import type { Random } from '../random.js';
-import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
+import type { JsonObject, ResourceType } from '../resources.js';
+import { alreadyExists, badRequest, conflict, failure, notFound, qualifiedResource, StatusError, unsupportedMediaType } from '../status.js';
 import type { Selectors } from '../storage/selectors.js';
-import { applyPatch, type PatchType } from './patch.js';
 import type { Storage } from '../storage/storage.js';
-import { validateOwnerReferences } from './ownerReferences.js';
-import { checkMetadataTypes, validateObjectMeta } from './objectMeta.js';
-import { objectKey, parseStored, sameAs, serialize, type StoredObject } from '../storage/storedObject.js';
-import type { CustomResourceSchemas, WriteOptions } from '../schema/customResourceSchemas.js';
-import { DATA_PLANE_MANAGER, FieldManager, type FieldOwner } from '../fields/fieldManager.js';
-import { alreadyExists, badRequest, conflict, internalError, invalid, notFound, StatusError, failure, unsupportedMediaType } from '../status.js';
+import { objectKey, parseStored, sameAs, serialize, storedObject, type StoredObject } from '../storage/storedObject.js';
+import { Allocations } from './allocations.js';
+import { customResourceDefinitionType } from './customResourceDefinitions.js';
+import { decodeBody, checkCreatable } from './decode.js';
+import { finalizersOnDelete, holdsDeletion, validateDeleteOptions, type DeleteOptions } from './deletion.js';
+import { generateName } from './names.js';
+import { applyPatch, type PatchType } from './patch.js';
+import { keepSystemMetadata, mergeForUpdate, prepareForCreate } from './prepare.js';
+import type { ResourceTypes } from './resourceTypes.js';
 import { sameContent } from './sameContent.js';
 import { replaceStatus } from './statusWrite.js';
-import { generationChanged, hasStatusSubresource, mergeForUpdate, prepareStatusForCreate } from './statusStrategy.js';
-import { customResourceDefinitionType } from './customResourceDefinitions.js';
-import { checkNoNewFinalizers, finalizersOnDelete, mustWaitForFinalizers, validateDeleteOptions, type PropagationPolicy } from './deletion.js';
-import { namespaceTerminating, prepareNamespaceForCreate, prepareNamespaceForDelete } from '../admission/namespaceLifecycle.js';
+import type { Strategy } from './strategy.js';
+import { createErrors, invalidObject, updateErrors } from './validate.js';
+import { admissionAttributes, inSequence, type WriteRequestOptions } from './writeRequest.js';
 
-/**
- * `DeleteOptions` fields the fake honours.
- *
- * @example
- * ```ts
- * api.delete('pods', 'ns', 'a', { preconditions: { uid: pod.metadata.uid } });
- * ```
- */
-export interface DeleteOptions {
-  readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
-  /** What happens to the dependents (objects whose ownerReferences name this one). Default: Background (Orphan for Jobs and ReplicationControllers). */
-  readonly propagationPolicy?: PropagationPolicy;
-  /** Legacy: true is Orphan, false Background; cannot be set with `propagationPolicy`. */
-  readonly orphanDependents?: boolean;
-}
+export type { DeleteOptions } from './deletion.js';
 
 /**
  * Options of a create through the data plane.
@@ -48,24 +39,8 @@ export interface CreateOptions {
    */
   readonly withStatus?: boolean;
   /** Who creates it, for managedFields (default: an Update by `rxkube-testing`); `'preset'` keeps the managedFields given. */
-  readonly owner?: FieldOwner;
+  readonly owner?: WriteRequestOptions['owner'];
 }
-
-interface Meta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  finalizers?: string[];
-}
-
-const GENERATE_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-const IN_PROCESS: FieldOwner = { manager: DATA_PLANE_MANAGER };
 
 /**
  * Who a PATCH is by: `manager` (the `fieldManager` or the user agent's), and apply's `force`.
@@ -80,34 +55,63 @@ export interface PatchWriter {
   readonly force?: boolean;
 }
 
+/** What the store needs from the server. */
+export interface StoreDependencies {
+  readonly storage: Storage;
+  readonly types: ResourceTypes;
+  readonly rng: Random;
+  readonly now: () => number;
+  readonly admission: AdmissionChain;
+}
+
+type Meta = { name?: string; generateName?: string; namespace?: string; resourceVersion?: string; uid?: string; deletionTimestamp?: string; deletionGracePeriodSeconds?: number; generation?: number; finalizers?: string[]; managedFields?: unknown };
+const metaOf = (obj: JsonObject): Meta => obj.metadata as Meta;
+
+/** An object the store did not store (a dry run's answer): at `rv`, or without a resourceVersion. */
+function unstored(type: ResourceType, obj: JsonObject, rv: number | undefined): StoredObject {
+  const s = storedObject(type, serialize(obj), rv ?? 0);
+  if (rv !== undefined) return s;
+  delete metaOf(obj).resourceVersion;
+  return { ...s, json: JSON.stringify(obj) };
+}
+
 /**
- * Write semantics of kube's generic registry (APISERVER.md §5): create, update with optimistic
- * concurrency, patch, delete with preconditions and finalizers, no event on a no-op write. Used by
- * both the HTTP handlers and the in-process data-plane helpers, so they behave the same.
+ * kube's generic registry store (AS `registry/generic/registry/store.go`), the one path every write
+ * takes, HTTP or in process (PIPELINE.md §1; docs/architecture.md "One write path"):
+ *
+ * create: decode -> defaults -> mutating admission -> name, uid, allocation -> strategy (status,
+ *         generation) -> validation (metadata, the type's rules, CRD schema) -> validating
+ *         admission -> storage (409 AlreadyExists) -> watch
+ * update: decode -> live object, preconditions (resourceVersion, uid) -> defaults -> mutating
+ *         admission -> strategy (what the main resource or the subresource keeps, generation) ->
+ *         validation and immutability -> validating admission -> managedFields, no-op detection ->
+ *         storage -> watch
+ * patch / apply: applied to the live object, then the update path (apply: create when missing)
+ * delete: preconditions -> admission -> finalizers or removal
+ *
+ * A dry run takes every stage but storage. The type's differences come from its strategy entry.
  */
 export class Registry {
-  constructor(
-    private readonly storage: Storage,
-    private readonly types: ResourceTypes,
-    private readonly rng: Random,
-    private readonly now: () => number,
-    private readonly autoCreateNamespaces: boolean,
-    /** CRD schemas: CRD writes are checked, custom resources pruned, defaulted and validated. */
-    private readonly schemas?: CustomResourceSchemas,
-  ) {
+  /** Called after each stored write (the fake's controllers in `'immediate'` mode settle there). */
+  afterWrite: (() => void) | undefined;
+  private readonly fields: FieldManager;
+  private readonly allocations: Allocations;
+  private lastSecond = Number.NaN;
+  private lastTimestamp = '';
+
+  constructor(private readonly deps: StoreDependencies) {
+    const { storage, types } = deps;
     this.fields = new FieldManager({
       crdOf: (type) => (type.builtIn ? undefined : storage.get(customResourceDefinitionType, `${type.plural}.${type.group}`)),
-      hasStatusSubresource,
+      hasStatusSubresource: (type) => types.strategyOf(type).status !== undefined,
       timestamp: () => this.timestamp(),
     });
+    this.allocations = new Allocations(storage, () => types.find('', 'v1', 'services'));
   }
 
-  /** managedFields and server-side apply (fieldManager.ts). */
-  private readonly fields: FieldManager;
-
-  private timestamp(): string {
-    // Whole seconds (RFC 3339, as kube's metav1.Time): formatted once per second, not per write.
-    const second = Math.floor(this.now() / 1000);
+  /** RFC 3339 in whole seconds, as kube's metav1.Time: formatted once per second, not per write. */
+  timestamp(): string {
+    const second = Math.floor(this.deps.now() / 1000);
     if (second !== this.lastSecond) {
       this.lastSecond = second;
       this.lastTimestamp = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
@@ -115,129 +119,163 @@ export class Registry {
     return this.lastTimestamp;
   }
 
-  private lastSecond = Number.NaN;
-  private lastTimestamp = '';
+  /** The type `type`'s objects are stored as (its resource's storage version). */
+  private storageOf(type: ResourceType): ResourceType {
+    return this.deps.types.storageOf(type);
+  }
+
+  /** A stored object (storage form) as the client sees it at `type`'s version: what patches apply to. */
+  private inVersion(type: ResourceType, obj: JsonObject): JsonObject {
+    obj.apiVersion = type.apiVersion;
+    return obj;
+  }
 
   get(type: ResourceType, namespace: string, name: string): StoredObject {
-    const s = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
+    const s = this.deps.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
     if (!s) throw notFound(type, name);
     return s;
   }
 
-  private ensureNamespace(type: ResourceType, namespace: string, meta: Meta): void {
-    if (!type.namespaced) return;
-    const nsType = this.types.resolve('namespaces');
-    const ns = this.storage.get(nsType, namespace);
-    if (ns?.deleting) throw namespaceTerminating(type, namespace, meta.name || meta.generateName || 'Unknown');
-    if (ns) return;
-    if (!this.autoCreateNamespaces) throw notFound(nsType, namespace);
-    this.create(nsType, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });
+  private context(strategy: Strategy, options: WriteRequestOptions): AdmissionContext {
+    return { sync: options.sync === true, warnings: options.warnings, redefault: strategy.rules.defaults };
   }
 
-  private checkBody(type: ResourceType, namespace: string, body: unknown): { obj: JsonObject; meta: Meta } {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request is not a JSON object');
-    const obj = body as JsonObject;
-    checkKind(type, obj);
-    checkMetadataTypes(type, obj.metadata);
-    obj.apiVersion ??= type.apiVersion;
-    obj.kind ??= type.kind;
-    const meta = ((obj.metadata ??= {}) as Meta);
-    if (type.namespaced) {
-      if (meta.namespace && meta.namespace !== namespace) throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      meta.namespace = namespace;
-    } else delete meta.namespace;
-    return { obj, meta };
-  }
-
-  /** POST: 201 with the stored object. `body` is consumed (modified and kept). */
-  create(type: ResourceType, namespace: string, body: unknown, options?: CreateOptions & WriteOptions): StoredObject {
+  /** POST: 201 with the stored object (or, in a dry run, the object that would be). `body` is consumed. */
+  create(type: ResourceType, namespace: string, body: unknown, options: WriteRequestOptions = {}): MaybePromise<StoredObject> {
+    const strategy = this.deps.types.strategyOf(type);
     if (type.namespaced && !namespace) throw notFound(type, '');
-    const { obj, meta } = this.checkBody(type, namespace, body);
-    if (!meta.name && !meta.generateName) {
-      throw invalid(type.kind, type.group, '', [{ field: 'metadata.name', type: 'FieldValueRequired', body: 'Required value: name or generateName is required' }]);
-    }
-    if (meta.resourceVersion) throw internalError('resourceVersion should not be set on objects to be created');
-    this.ensureNamespace(type, namespace, meta);
-    const generated = !meta.name;
+    const obj = decodeBody(strategy, namespace, body, this.storageOf(type).apiVersion);
+    checkCreatable(obj);
+    strategy.schema?.decode(obj, options);
+    strategy.rules.defaults?.(obj);
+    const a = admissionAttributes(strategy, 'CREATE', namespace, metaOf(obj).name ?? '', undefined, obj, null, options);
+    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.createAdmitted(strategy, namespace, a, options));
+  }
+
+  private createAdmitted(strategy: Strategy, namespace: string, a: AdmissionAttributes, options: WriteRequestOptions): MaybePromise<StoredObject> {
+    const { type } = strategy;
+    const obj = a.object!;
+    const meta = metaOf(obj);
+    const key = (name: string) => objectKey(type.namespaced ? namespace : '', name);
+    const generated = !meta.name && typeof meta.generateName === 'string' && meta.generateName !== '';
     if (generated) {
-      for (let attempt = 0; attempt < 8; attempt++) {
-        let suffix = '';
-        for (let i = 0; i < 5; i++) suffix += GENERATE_CHARS[this.rng.int(GENERATE_CHARS.length)];
-        meta.name = `${meta.generateName!.slice(0, 58)}${suffix}`;
-        if (!this.storage.get(type, objectKey(namespace, meta.name))) break;
-      }
+      const name = generateName(meta.generateName!, this.deps.rng, (n) => this.deps.storage.get(type, key(n)) !== undefined);
+      if (name === undefined) throw generateNameConflict(type, `${meta.generateName!.slice(0, 58)}`);
+      meta.name = name;
     }
-    validateObjectMeta(type, meta.name!, meta, generated);
-    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', meta.name!));
-    if (existing) throw alreadyExists(type, meta.name!, existing.deleting);
-    validateOwnerReferences(type, meta.name!, (meta as { ownerReferences?: unknown }).ownerReferences);
-    meta.uid = this.rng.uuid();
-    meta.creationTimestamp = this.timestamp();
-    if (type.setsGeneration) meta.generation = 1;
+    meta.uid = this.deps.rng.uuid();
+    (meta as JsonObject).creationTimestamp = this.timestamp();
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (type.id === 'namespaces') prepareNamespaceForCreate(obj);
-    else if (!options?.withStatus) prepareStatusForCreate(type, obj);
-    if (this.schemas?.covers(type)) this.schemas.admit(type, obj, undefined, options);
-    this.fields.record(type, undefined, obj, options?.owner ?? IN_PROCESS);
-    return this.storage.put(type, obj);
+    const errors = strategy.rules.allocate?.(obj, undefined, this.allocations.begin()) ?? [];
+    prepareForCreate(strategy, obj, options.withStatus === true);
+    errors.push(...createErrors(strategy, obj, generated));
+    const refusal = invalidObject(strategy, meta.name!, errors);
+    if (refusal) throw refusal;
+    options.warnings?.push(...(strategy.rules.warnings?.(obj, undefined) ?? []));
+    const validated = this.deps.admission.wants('validate', 'CREATE') ? this.deps.admission.validate({ ...a, name: meta.name!, object: obj }, this.context(strategy, options)) : undefined;
+    return andThen(validated, () => {
+      const existing = this.deps.storage.get(type, key(meta.name!));
+      if (existing) throw alreadyExists(type, meta.name!, existing.deleting);
+      this.fields.record(type, undefined, obj, options.owner ?? { manager: DATA_PLANE_MANAGER });
+      if (options.dryRun) return unstored(type, obj, undefined);
+      return this.written(strategy, this.deps.storage.put(this.storageOf(type), obj));
+    });
   }
 
-  /** PUT (or the write after a PATCH): optimistic concurrency, kept system fields, no-op detection. */
-  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options?: WriteOptions & { readonly owner?: FieldOwner }): StoredObject {
-    const owner = options?.owner ?? IN_PROCESS;
-    const { obj, meta } = this.checkBody(type, namespace, body);
+  /** After a stored write: the other half of a shared storage (Events), and the controllers' turn. */
+  private written(strategy: Strategy, s: StoredObject): StoredObject {
+    if (strategy.mirror && s.rv === this.deps.storage.resourceVersion) {
+      const other = this.deps.types.resolve(strategy.mirror.resource);
+      const converted = strategy.mirror.convert(parseStored(s));
+      const gone = this.deps.storage.get(strategy.type, s.key) === undefined;
+      this.deps.storage.mirror(other, s.key, gone ? undefined : converted, converted);
+    }
+    this.afterWrite?.();
+    return s;
+  }
+
+  /** PUT (or the write after a PATCH): preconditions, kept system fields, no-op detection. `body` is consumed. */
+  update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options: WriteRequestOptions = {}): MaybePromise<StoredObject> {
+    const strategy = this.deps.types.strategyOf(type);
+    const obj = decodeBody(strategy, namespace, body, this.storageOf(type).apiVersion);
+    const meta = metaOf(obj);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
     meta.name = name;
-    validateObjectMeta(type, name, meta, false);
-    validateOwnerReferences(type, name, (meta as { ownerReferences?: unknown }).ownerReferences);
     const old = this.get(type, namespace, name);
-    if (!meta.resourceVersion) {
-      if (!type.builtIn) {
-        throw invalid(type.kind, type.group, name, [
-          { field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' },
-        ]);
-      }
-    } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, name);
-    if (subresource === 'status' && owner !== 'preset' && !old.deleting && !this.schemas?.covers(type)) {
-      // Only the status and the writer's managedFields change: spliced into the stored JSON, only
-      // the status and managedFields parsed (statusWrite.ts); undefined: the general path below.
-      // (A custom resource with a schema takes the general path: its status is validated.)
-      const manager = owner.manager;
-      const build = replaceStatus(type, old, obj.status, (live, previous) => this.fields.statusUpdateEntries(type, live, previous, obj.status, manager));
-      if (build) return this.storage.putBuilt(type, build);
-    }
-    const prevMeta = old.system;
-    // The stored object is parsed: the field manager compares it with the new one (managedFields).
+    this.checkPreconditions(strategy, old, meta);
+    const fast = this.statusFastPath(strategy, old, obj, subresource, options);
+    if (fast) return fast;
     const prev = parseStored(old);
-    const next = mergeForUpdate(type, obj, prev, subresource);
-    const nextMeta = next.metadata as Meta;
-    if (owner === 'preset') (nextMeta as JsonObject).managedFields = (meta as JsonObject).managedFields;
-    if (old.deleting) checkNoNewFinalizers(type, name, (prev.metadata as Meta).finalizers, nextMeta.finalizers);
-    nextMeta.uid = prevMeta.uid;
-    nextMeta.creationTimestamp = prevMeta.creationTimestamp;
-    if (prevMeta.deletionTimestamp) {
-      nextMeta.deletionTimestamp = prevMeta.deletionTimestamp;
-      nextMeta.deletionGracePeriodSeconds = prevMeta.deletionGracePeriodSeconds;
-    } else {
-      delete nextMeta.deletionTimestamp;
-      delete nextMeta.deletionGracePeriodSeconds;
-    }
-    if (this.schemas?.covers(type)) this.schemas.admit(type, next, prev ?? parseStored(old), options);
-    if (type.setsGeneration) {
-      nextMeta.generation = (prevMeta.generation ?? 1) + (generationChanged(type, next, prev, subresource) ? 1 : 0);
-    } else if (prevMeta.generation !== undefined) nextMeta.generation = prevMeta.generation;
-    else delete nextMeta.generation;
-    const fieldsChanged = this.fields.record(type, prev, next, owner, subresource);
-    const serialized = serialize(next);
-    // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate). A
-    // write whose field tracking saw a change is none; otherwise the objects are compared.
-    if (sameAs(serialized, old) || (fieldsChanged !== true && sameContent(prev, next))) {
-      nextMeta.resourceVersion = String(old.rv);
-      return old;
-    }
-    if (nextMeta.deletionTimestamp && !mustWaitForFinalizers(type, next)) return this.storage.remove(type, old.key, next);
-    return this.storage.put(type, serialized);
+    strategy.schema?.decode(obj, options);
+    strategy.rules.defaults?.(obj);
+    // Attributes are built only for a phase some plugin looks at (updates: none by default).
+    const attributes = (object: JsonObject) => admissionAttributes(strategy, 'UPDATE', namespace, name, subresource, object, prev, options);
+    if (!this.deps.admission.wants('admit', 'UPDATE')) return this.updateAdmitted(strategy, old, prev, obj, attributes, subresource, options);
+    const a = attributes(obj);
+    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.updateAdmitted(strategy, old, prev, a.object!, attributes, subresource, options));
+  }
+
+  /** 409 on a stale resourceVersion or another uid; 422 without a resourceVersion where the type needs one. */
+  private checkPreconditions(strategy: Strategy, old: StoredObject, meta: Meta): void {
+    const { type } = strategy;
+    if (!meta.resourceVersion) {
+      if (!strategy.unconditionalUpdate) {
+        throw invalidObject(strategy, old.name, [{ field: 'metadata.resourceVersion', type: 'FieldValueInvalid', body: 'Invalid value: 0x0: must be specified for an update' }])!;
+      }
+    } else if (meta.resourceVersion !== String(old.rv)) throw conflict(type, old.name);
+    if (meta.uid && meta.uid !== old.uid) throw conflict(type, old.name, preconditionText('UID', meta.uid, old.uid, type, old));
+  }
+
+  /**
+   * A `/status` write that only replaces the status takes the splice (statusWrite.ts): nothing
+   * parsed but the statuses. Only where no stage needs the whole object: no schema, no user
+   * admission plugin, no dry run, not being deleted.
+   */
+  private statusFastPath(strategy: Strategy, old: StoredObject, obj: JsonObject, subresource: string | undefined, options: WriteRequestOptions): StoredObject | undefined {
+    const owner = options.owner ?? { manager: DATA_PLANE_MANAGER };
+    const schema = strategy.schema !== undefined && (strategy.schema.applies?.() ?? true);
+    if (subresource !== 'status' || owner === 'preset' || old.deleting || schema || options.dryRun || this.deps.admission.hasUserPlugins) return undefined;
+    const { type } = strategy;
+    const build = replaceStatus(type, old, obj.status, (live, previous) => this.fields.statusUpdateEntries(type, live, previous, obj.status, owner.manager));
+    return build ? this.written(strategy, this.deps.storage.putBuilt(this.storageOf(type), build)) : undefined;
+  }
+
+  private updateAdmitted(
+    strategy: Strategy,
+    old: StoredObject,
+    prev: JsonObject,
+    sent: JsonObject,
+    attributes: (object: JsonObject) => AdmissionAttributes,
+    subresource: string | undefined,
+    options: WriteRequestOptions,
+  ): MaybePromise<StoredObject> {
+    const { type } = strategy;
+    const owner = options.owner ?? { manager: DATA_PLANE_MANAGER };
+    const next = mergeForUpdate(strategy, sent, prev, subresource);
+    if (owner === 'preset') metaOf(next).managedFields = metaOf(sent).managedFields;
+    keepSystemMetadata(strategy, next, prev, subresource);
+    const errors = subresource || !strategy.rules.allocate ? [] : strategy.rules.allocate(next, prev, this.allocations.begin(old.key));
+    errors.push(...updateErrors(strategy, next, prev, subresource));
+    const refusal = invalidObject(strategy, old.name, errors);
+    if (refusal) throw refusal;
+    if (!subresource) options.warnings?.push(...(strategy.rules.warnings?.(next, prev) ?? []));
+    const validated = this.deps.admission.wants('validate', 'UPDATE') ? this.deps.admission.validate(attributes(next), this.context(strategy, options)) : undefined;
+    return andThen(validated, () => {
+      // A plugin that answered later may have let another write in: kube's GuaranteedUpdate conflict.
+      if (this.deps.storage.get(type, old.key) !== old) throw conflict(type, old.name);
+      const fieldsChanged = this.fields.record(type, prev, next, owner, subresource);
+      const serialized = serialize(next);
+      // A no-op write changes nothing: same revision, no event (etcd3 store's GuaranteedUpdate). A
+      // write whose field tracking saw a change is none; otherwise the objects are compared.
+      if (sameAs(serialized, old) || (fieldsChanged !== true && sameContent(prev, next))) {
+        metaOf(next).resourceVersion = String(old.rv);
+        return old;
+      }
+      if (options.dryRun) return unstored(type, next, old.rv);
+      if (metaOf(next).deletionTimestamp && !holdsDeletion(strategy, next)) return this.written(strategy, this.deps.storage.remove(this.storageOf(type), old.key, next));
+      return this.written(strategy, this.deps.storage.put(this.storageOf(type), serialized));
+    });
   }
 
   /** PATCH; `created` is true when an apply patch created the object (201). */
@@ -248,90 +286,100 @@ export class Registry {
     patchType: PatchType,
     patch: unknown,
     subresource?: string,
-    writeOptions?: WriteOptions & PatchWriter,
-  ): { stored: StoredObject; created: boolean } {
-    const { manager: given, force, ...rest } = writeOptions ?? {};
-    const options: WriteOptions = { ...rest, patchType };
-    if (patchType === 'strategic' && !type.builtIn) throw unsupportedMediaType(false);
+    options: WriteRequestOptions & PatchWriter = {},
+  ): MaybePromise<{ stored: StoredObject; created: boolean }> {
+    const { manager: given, force, ...rest } = options;
+    const strategy = this.deps.types.strategyOf(type);
+    if (patchType === 'strategic' && !strategy.strategicMergePatch) throw unsupportedMediaType(false);
     const manager = given ?? DATA_PLANE_MANAGER;
-    if (patchType === 'apply') return this.apply(type, namespace, name, patch, manager, force ?? false, subresource, options);
-    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
-    if (!existing) throw notFound(type, name);
-    const doc = parseStored(existing);
-    const patched = applyPatch(patchType, doc, patch);
+    const writeOptions: WriteRequestOptions = { ...rest, patchType };
+    if (patchType === 'apply') return this.apply(strategy, namespace, name, patch, manager, force ?? false, subresource, writeOptions);
+    const existing = this.get(type, namespace, name);
+    const patched = applyPatch(patchType, this.inVersion(type, parseStored(existing)), patch);
     const meta = (patched.metadata ??= {}) as Meta;
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== String(existing.rv)) throw conflict(type, name);
     meta.resourceVersion = String(existing.rv);
-    return { stored: this.update(type, namespace, name, patched, subresource, { ...options, owner: { manager } }), created: false };
+    return andThen(this.update(type, namespace, name, patched, subresource, { ...writeOptions, owner: { manager } }), (stored) => ({ stored, created: false }));
   }
 
   /**
-   * Server-side apply (serverSideApply.ts): creates the object when it is missing (not through a
-   * subresource: 404), else merges into it with field ownership. The result must name the URL's object.
+   * Server-side apply (fields/serverSideApply.ts): creates the object when it is missing (not
+   * through a subresource: 404), else merges into it with field ownership. The result must name
+   * the URL's object; then the create or update path.
    */
-  private apply(type: ResourceType, namespace: string, name: string, body: unknown, manager: string, force: boolean, subresource: string | undefined, options: WriteOptions): { stored: StoredObject; created: boolean } {
-    const existing = this.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
+  private apply(strategy: Strategy, namespace: string, name: string, body: unknown, manager: string, force: boolean, subresource: string | undefined, options: WriteRequestOptions): MaybePromise<{ stored: StoredObject; created: boolean }> {
+    const { type } = strategy;
+    const existing = this.deps.storage.get(type, objectKey(type.namespaced ? namespace : '', name));
     if (!existing && subresource) throw notFound(type, name);
     const describe = `${type.namespaced ? `${namespace}/` : ''}${name}; ${type.apiVersion.includes('/') ? type.apiVersion : `/${type.apiVersion}`}, Kind=${type.kind}`;
-    const object = this.fields.apply(type, existing ? parseStored(existing) : undefined, body, manager, force, subresource, describe);
-    const objName = (object.metadata as Meta).name ?? '';
+    const object = this.fields.apply(type, existing ? this.inVersion(type, parseStored(existing)) : undefined, body, manager, force, subresource, describe);
+    const objName = metaOf(object).name ?? '';
     if (objName !== name) throw badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
-    if (!existing) return { stored: this.create(type, namespace, object, { ...options, owner: 'preset' }), created: true };
-    return { stored: this.update(type, namespace, name, object, subresource, { ...options, owner: 'preset' }), created: false };
+    const preset: WriteRequestOptions = { ...options, owner: 'preset' };
+    if (!existing) return andThen(this.create(type, namespace, object, preset), (stored) => ({ stored, created: true }));
+    return andThen(this.update(type, namespace, name, object, subresource, preset), (stored) => ({ stored, created: false }));
   }
 
   /** DELETE; `deleted` is false when finalizers only marked the object for deletion. */
-  delete(type: ResourceType, namespace: string, name: string, options?: DeleteOptions): { stored: StoredObject; deleted: boolean } {
-    validateDeleteOptions(options);
+  delete(type: ResourceType, namespace: string, name: string, deleteOptions?: DeleteOptions, options: WriteRequestOptions = {}): MaybePromise<{ stored: StoredObject; deleted: boolean }> {
+    const strategy = this.deps.types.strategyOf(type);
+    validateDeleteOptions(deleteOptions);
     const old = this.get(type, namespace, name);
-    const pre = options?.preconditions;
-    if (pre?.uid && pre.uid !== old.uid) {
-      throw conflict(type, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.uid}`);
-    }
-    if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) {
-      throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.rv}`);
-    }
-    const obj = parseStored(old);
-    const meta = obj.metadata as Meta;
-    if (type.id === 'namespaces') prepareNamespaceForDelete(obj, name);
-    const finalizers = finalizersOnDelete(type, meta.finalizers, options);
+    const pre = deleteOptions?.preconditions;
+    if (pre?.uid && pre.uid !== old.uid) throw conflict(type, name, preconditionText('UID', pre.uid, old.uid, type, old));
+    if (pre?.resourceVersion && pre.resourceVersion !== String(old.rv)) throw conflict(type, name, preconditionText('ResourceVersion', pre.resourceVersion, String(old.rv), type, old));
+    const extra = deleteOptions?.propagationPolicy ? { propagationPolicy: deleteOptions.propagationPolicy } : {};
+    const oldObject = parseStored(old);
+    const a = admissionAttributes(strategy, 'DELETE', namespace, name, undefined, null, oldObject, options, extra);
+    const ctx = this.context(strategy, options);
+    return andThen(this.deps.admission.admit(a, ctx), () =>
+      andThen(this.deps.admission.validate(a, ctx), () => {
+        if (this.deps.storage.get(type, old.key) !== old) throw conflict(type, name);
+        // A plugin may have kept the oldObject it was shown: the delete then works on a copy.
+        return this.deleteAdmitted(strategy, old, this.deps.admission.hasUserPlugins ? parseStored(old) : oldObject, deleteOptions, options);
+      }),
+    );
+  }
+
+  private deleteAdmitted(strategy: Strategy, old: StoredObject, obj: JsonObject, deleteOptions: DeleteOptions | undefined, options: WriteRequestOptions): { stored: StoredObject; deleted: boolean } {
+    const { type } = strategy;
+    const meta = metaOf(obj);
+    const finalizers = finalizersOnDelete(strategy.garbageCollection, meta.finalizers, deleteOptions);
     if (finalizers.length) meta.finalizers = finalizers;
     else delete meta.finalizers;
-    if (mustWaitForFinalizers(type, obj)) {
+    if (holdsDeletion(strategy, obj)) {
+      strategy.hooks.prepareForDelete?.(obj);
       if (!old.deleting) {
-        meta.deletionTimestamp = this.timestamp();
+        (meta as JsonObject).deletionTimestamp = this.timestamp();
         meta.deletionGracePeriodSeconds = 0;
         if ((meta.generation ?? 0) > 0) meta.generation = meta.generation! + 1;
       }
       const serialized = serialize(obj);
       if (sameAs(serialized, old)) return { stored: old, deleted: false };
-      return { stored: this.storage.put(type, serialized), deleted: false };
+      if (options.dryRun) return { stored: unstored(type, obj, old.rv), deleted: false };
+      return { stored: this.written(strategy, this.deps.storage.put(this.storageOf(type), serialized)), deleted: false };
     }
-    return { stored: this.storage.remove(type, old.key, obj), deleted: true };
+    if (options.dryRun) return { stored: old, deleted: true };
+    return { stored: this.written(strategy, this.deps.storage.remove(this.storageOf(type), old.key, obj)), deleted: true };
   }
 
   /** DELETE on a collection: deletes every matching object, returns what was deleted. */
-  deleteCollection(type: ResourceType, namespace: string | undefined, selectors: Selectors, options?: DeleteOptions): StoredObject[] {
-    validateDeleteOptions(options);
-    const victims = [...this.storage.snapshot(type, this.storage.resourceVersion, namespace)].filter((o) => selectors.matches(o));
-    return victims.map((v) => this.delete(type, v.namespace, v.name, options).stored);
+  deleteCollection(type: ResourceType, namespace: string | undefined, selectors: Selectors, deleteOptions?: DeleteOptions, options: WriteRequestOptions = {}): MaybePromise<StoredObject[]> {
+    validateDeleteOptions(deleteOptions);
+    const { storage } = this.deps;
+    const victims = [...storage.snapshot(type, storage.resourceVersion, namespace)].filter((o) => selectors.matches(o));
+    return inSequence(victims, (v) => andThen(this.delete(type, v.namespace, v.name, deleteOptions, options), (r) => r.stored));
   }
 }
 
-/** Re-exported for handlers that build statuses from registry errors. */
-export { StatusError, failure };
+/** The storage layer's precondition failure, as kube words it (PIPELINE.md §1). */
+function preconditionText(what: 'UID' | 'ResourceVersion', given: string, actual: string, type: ResourceType, old: StoredObject): string {
+  const key = `/registry/${type.builtIn ? '' : `${type.group}/`}${type.plural}/${old.key}`;
+  return `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${what} in precondition: ${given}, ${what} in object meta: ${actual}`;
+}
 
-/**
- * A body's kind and apiVersion must be the resource's, as the API server decodes it: a Secret
- * POSTed to configmaps is a 400, not a Secret stored among the ConfigMaps (which informers, which
- * drop objects of another kind, would never see). Either may be left out: it is the resource's.
- */
-function checkKind(type: ResourceType, obj: JsonObject): void {
-  const { kind, apiVersion } = obj;
-  if (kind !== undefined && kind !== type.kind) {
-    throw badRequest(`${String(kind)} in version "${type.version}" cannot be handled as a ${type.kind}: the kind does not match the resource`);
-  }
-  if (apiVersion !== undefined && apiVersion !== type.apiVersion) {
-    throw badRequest(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${type.apiVersion})`);
-  }
+/** The 409 after generateName found no free name in 8 tries (AM `NewGenerateNameConflict`). */
+function generateNameConflict(type: ResourceType, prefix: string): StatusError {
+  const message = `${qualifiedResource(type)} "${prefix}" already exists, the server was not able to generate a unique name for the object`;
+  return new StatusError(failure(409, 'AlreadyExists', message, { name: prefix, ...(type.group ? { group: type.group } : {}), kind: type.plural, retryAfterSeconds: 1 }));
 }

@@ -104,7 +104,11 @@ interface Walk {
   readonly costs: Array<{ path: string; total: number }>;
 }
 
-function compileNode(s: StructuralSchema, path: string, isResource: boolean, cardinality: number, w: Walk): void {
+/**
+ * `uncorrelatable`: the path of the nearest ancestor under which an old value cannot be paired
+ * with the new one (a list that is not a map list, an atomic map), where kube refuses `oldSelf`.
+ */
+function compileNode(s: StructuralSchema, path: string, isResource: boolean, cardinality: number, w: Walk, uncorrelatable?: string): void {
   if (s.validations.length > 0) {
     let envs: NodeEnvs;
     try {
@@ -119,6 +123,11 @@ function compileNode(s: StructuralSchema, path: string, isResource: boolean, car
       const rulePath = index(`${path}.x-kubernetes-validations`, i);
       const c = compileRule(r.optionalOldSelf ? envs.optional : envs.plain, r, rulePath, w.errors);
       if (!c) return;
+      if (c.transition && uncorrelatable !== undefined) {
+        w.errors.push(invalidValue(`${rulePath}.rule`, r.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+      } else if (!c.transition && r.optionalOldSelf !== undefined) {
+        w.errors.push(invalidValue(`${rulePath}.optionalOldSelf`, r.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+      }
       const cost = estimateRuleCost(c.program.ast, s);
       if (cost > PER_RULE_COST_LIMIT) {
         w.errors.push({ field: `${rulePath}.rule`, type: 'FieldValueForbidden', body: `Forbidden: estimated rule cost exceeds budget by factor of ${costFactor(cost, PER_RULE_COST_LIMIT)}` });
@@ -128,13 +137,14 @@ function compileNode(s: StructuralSchema, path: string, isResource: boolean, car
     });
     w.byNode.set(s, compiled);
   }
+  const inProperties = uncorrelatable ?? (s.mapType === 'atomic' ? path : undefined);
   for (const [k, p] of Object.entries(s.properties ?? {})) {
     if (isResource && k === 'metadata') continue;
-    compileNode(p, index(`${path}.properties`, k), p.embeddedResource, cardinality, w);
+    compileNode(p, index(`${path}.properties`, k), p.embeddedResource, cardinality, w, inProperties);
   }
-  if (s.items) compileNode(s.items, `${path}.items`, s.items.embeddedResource, cardinality * maxSize(s), w);
+  if (s.items) compileNode(s.items, `${path}.items`, s.items.embeddedResource, cardinality * maxSize(s), w, uncorrelatable ?? (s.listType === 'map' ? undefined : path));
   const values = mapValueSchema(s);
-  if (values) compileNode(values, `${path}.additionalProperties`, values.embeddedResource, cardinality * maxSize(s), w);
+  if (values) compileNode(values, `${path}.additionalProperties`, values.embeddedResource, cardinality * maxSize(s), w, uncorrelatable);
 }
 
 /**

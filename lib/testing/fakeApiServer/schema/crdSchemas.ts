@@ -4,6 +4,7 @@ import { required } from './fieldErrors.js';
 import { compileCelRules, type CelRules } from './celRules.js';
 import { defaultValueErrors } from './defaultValidation.js';
 import { jsonEqual } from './schemaValidation.js';
+import { openApiSchemaErrors } from './openApiSchemaRules.js';
 import { structuralSchemaErrors } from './structuralValidation.js';
 import { toStructural, type StructuralSchema } from './structuralSchema.js';
 
@@ -49,13 +50,16 @@ function compileSchema(raw: unknown, path: string): { compiled?: CompiledSchema;
   const key = `${path}\u0000${JSON.stringify(raw)}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  const errors = structuralSchemaErrors(raw, path);
+  // As kube: defaults are checked once the schema is structural, CEL rules once no other rule failed.
+  const structural = structuralSchemaErrors(raw, path);
+  const nodes = openApiSchemaErrors(raw, path);
+  const errors = [...structural, ...nodes];
   let compiled: CompiledSchema | undefined;
-  if (errors.length === 0) {
-    const structural = toStructural(raw);
-    const cel = compileCelRules(structural, path);
-    errors.push(...defaultValueErrors(structural, path, cel.errors.length === 0 ? cel.rules : undefined), ...cel.errors);
-    if (errors.length === 0) compiled = { structural, rules: cel.rules };
+  if (structural.length === 0) {
+    const schema = toStructural(raw);
+    const cel = nodes.length === 0 ? compileCelRules(schema, path) : undefined;
+    errors.push(...defaultValueErrors(schema, path, cel?.errors.length === 0 ? cel.rules : undefined), ...(cel?.errors ?? []));
+    if (errors.length === 0 && cel) compiled = { structural: schema, rules: cel.rules };
   }
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   const entry = { errors, path, ...(compiled ? { compiled } : {}) };

@@ -1,6 +1,7 @@
 import type { Change } from '../storage/history.js';
 import type { PatchType, WriteOptions } from '../writeOptions.js';
-import type { JsonObject, ResourceType, ResourceTypes } from '../resources.js';
+import type { JsonObject, ResourceType } from '../resources.js';
+import type { SchemaStage } from './schemaStage.js';
 import type { Storage } from '../storage/storage.js';
 import { parseStored, sameAs, serialize, storedObject } from '../storage/storedObject.js';
 import { badRequest, invalid, StatusError, type FieldError } from '../status.js';
@@ -36,10 +37,10 @@ const namespaceOf = (obj: JsonObject): string => String((obj.metadata as { names
 export class CustomResourceSchemas {
   private readonly byResource = new Map<string, ReadonlyMap<string, CompiledSchema>>();
 
-  /** `storage` and `types`, when given, let a schema change reach the objects already stored. */
+  /** `storage` and `find` (the served types), when given, let a schema change reach the objects already stored. */
   constructor(
     private readonly storage?: Storage,
-    private readonly types?: ResourceTypes,
+    private readonly find?: (group: string, version: string, plural: string) => ResourceType | undefined,
   ) {}
 
   /** The compiled schema of `type` (its served version), if its CRD has one. */
@@ -47,9 +48,17 @@ export class CustomResourceSchemas {
     return this.byResource.get(type.id)?.get(type.version);
   }
 
-  /** Whether writes of `type` go through admission (CRDs and custom resources with a schema). */
-  covers(type: ResourceType): boolean {
-    return type.id === CRD_ID || this.byResource.has(type.id);
+  /**
+   * The schema stage of a custom resource's strategy: decoding (pruning, defaults, unknown fields)
+   * and validation (OpenAPI, CEL, ratcheting) by its version's schema, looked up at each write (the
+   * CRD may change); nothing for a type without one.
+   */
+  stage(type: ResourceType): SchemaStage {
+    return {
+      applies: () => this.schemaFor(type) !== undefined,
+      decode: (obj, options) => this.decode(type, obj, options),
+      validate: (obj, old) => this.validate(type, obj, old),
+    };
   }
 
   /** A storage listener keeping the compiled schemas in step with the stored CRDs. */
@@ -67,13 +76,16 @@ export class CustomResourceSchemas {
       const before = this.byResource.get(id);
       const versions = compileCrdSchemas(crd).versions;
       this.byResource.set(id, versions);
-      if (before) for (const [v, schema] of versions) if (before.get(v) !== schema) this.redecodeStored(spec.group, v, spec.names.plural, schema);
+      // Objects are stored in the storage version: only its schema reaches them.
+      const storageVersion = ((crd['spec'] as { versions?: Array<{ name?: unknown; storage?: unknown }> }).versions ?? []).find((v) => v.storage === true)?.name;
+      const schema = typeof storageVersion === 'string' ? versions.get(storageVersion) : undefined;
+      if (before && schema && before.get(storageVersion as string) !== schema) this.redecodeStored(spec.group, storageVersion as string, spec.names.plural, schema);
     };
   }
 
   /** Prunes and defaults the stored objects of a version whose schema changed (read-time decoding). */
   private redecodeStored(group: string, version: string, plural: string, schema: CompiledSchema): void {
-    const type = this.types?.find(group, version, plural);
+    const type = this.find?.(group, version, plural);
     if (!type || !this.storage) return;
     for (const s of [...this.storage.snapshot(type, this.storage.resourceVersion)]) {
       const obj = parseStored(s);
@@ -85,31 +97,33 @@ export class CustomResourceSchemas {
   }
 
   /**
-   * Admits a write of `obj` (modified in place: pruned and defaulted); `old` is the stored object
-   * on update. Throws the real server's StatusError (400 strict decoding, 422 Invalid).
+   * The decode stage of a custom resource's write: `obj` (modified in place) pruned of unknown
+   * fields (a warning each, or the strict 400/422/500 as `fieldValidation` says), defaulted, its
+   * domain-less finalizers warned about.
    */
-  admit(type: ResourceType, obj: JsonObject, old: JsonObject | undefined, options: WriteOptions = {}): void {
-    if (type.id === CRD_ID) {
-      const errors = compileCrdSchemas(obj).errors;
-      if (errors.length > 0) throw invalid(type.kind, type.group, nameOf(obj), errors);
-      return;
-    }
+  decode(type: ResourceType, obj: JsonObject, options: WriteOptions = {}): void {
     const schema = this.schemaFor(type);
     if (!schema) return;
     // Nested values may be shared with the caller (in-process writes copy shallowly): copy first.
     for (const k of Object.keys(obj)) if (k !== 'metadata' && typeof obj[k] === 'object' && obj[k] !== null) obj[k] = JSON.parse(JSON.stringify(obj[k])) as unknown;
-    this.decode(type, obj, schema, options);
+    this.pruneAndDefault(type, obj, schema, options);
     finalizerWarnings(obj, options);
+  }
+
+  /** The causes of a 422 by the schema and its CEL rules (`old`: the stored object, for transition rules and ratcheting). */
+  validate(type: ResourceType, obj: JsonObject, old: JsonObject | undefined): FieldError[] {
+    const schema = this.schemaFor(type);
+    if (!schema) return [];
     const errors = validateObject(obj, schema.structural, old);
     if (schema.rules.any) {
       if (errors.some((e) => BLOCKING.has(e.type))) errors.push(invalidValue('<nil>', null, NOT_CHECKED));
       else errors.push(...evaluateCelRules(obj, old, schema.structural, schema.rules));
     }
-    if (errors.length > 0) throw invalid(type.kind, type.group, nameOf(obj), errors);
+    return errors;
   }
 
   /** Pruning and defaulting, with `fieldValidation` deciding what an unknown field means. */
-  private decode(type: ResourceType, obj: JsonObject, schema: CompiledSchema, options: WriteOptions): void {
+  private pruneAndDefault(type: ResourceType, obj: JsonObject, schema: CompiledSchema, options: WriteOptions): void {
     const before = options.fieldValidation === 'Strict' && options.patchType ? JSON.stringify(obj) : '';
     const unknown = prune(obj, schema.structural);
     const mode = options.fieldValidation ?? 'Warn';

@@ -1,4 +1,4 @@
-import type { ResourceRef, ResourceTypes } from '../resources.js';
+import type { ResourceRef, ResourceType } from '../resources.js';
 import type { WatchHub } from './watchHub.js';
 
 /** Counts the open watches and wakes the callers waiting for some; see {@link watchCounter}. */
@@ -11,8 +11,8 @@ export interface WatchCounter {
   clear(): void;
 }
 
-/** Counts the open watches of `hub`; every watch the hub adds wakes the waiting callers. */
-export function watchCounter(hub: WatchHub, types: ResourceTypes): WatchCounter {
+/** Counts the open watches of `hub` (`resolve` names a user's resource reference); every watch the hub adds wakes the waiting callers. */
+export function watchCounter(hub: WatchHub, resolve: (ref: ResourceRef) => ResourceType): WatchCounter {
   const watchWaiters = new Set<() => void>();
   const notifyWatchers = () => [...watchWaiters].forEach((w) => w());
   const hubAdd = hub.add.bind(hub);
@@ -21,7 +21,7 @@ export function watchCounter(hub: WatchHub, types: ResourceTypes): WatchCounter 
     notifyWatchers();
   };
   const openWatches = (resource?: ResourceRef): number => {
-    const id = resource === undefined ? undefined : types.resolve(resource).id;
+    const id = resource === undefined ? undefined : resolve(resource).id;
     return hub.all().filter((s) => s.isOpen && (id === undefined || s.type.id === id)).length;
   };
   return {

@@ -1,12 +1,35 @@
-// Metadata-only answers (APISERVER.md: content negotiation), as kube-apiserver gives them: an Accept
-// clause `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` turns a list into a
-// meta.k8s.io/v1 PartialObjectMetadataList, `as=PartialObjectMetadata` turns each watched object into
-// a PartialObjectMetadata (apiVersion, kind and the whole metadata; no spec, no status). Statuses
-// (ERROR events) are sent as they are.
+// The one place where the form of an answer is chosen (the read path's last stage: conversion to
+// the requested version, then full objects, their metadata or a Table).
+//
+// The form a read answers in (APISERVER.md: content negotiation), as kube-apiserver negotiates it:
+// the object(s) as stored; `application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` turns
+// a list into a meta.k8s.io/v1 PartialObjectMetadataList and `as=PartialObjectMetadata` turns a
+// watched or fetched object into a PartialObjectMetadata (apiVersion, kind and the whole metadata; no
+// spec, no status); `as=Table` (v1 or v1beta1) turns a GET, a LIST or each watch event into a
+// meta.k8s.io Table (printers/). Statuses (ERROR events) are sent as they are.
+import type { ResourceType } from '../resources.js';
 import { failure, StatusError } from '../status.js';
+import type { TableGroupVersion } from '../printers/table.js';
 
-/** What a list or watch sends: the objects, or their metadata only. */
-export type OutputForm = 'full' | 'metadata';
+/**
+ * What a read sends: the objects, their metadata only, or a Table of the given meta.k8s.io version.
+ *
+ * @example
+ * ```ts
+ * const form: OutputForm = { table: 'meta.k8s.io/v1' };
+ * ```
+ */
+export type OutputForm = 'full' | 'metadata' | { readonly table: TableGroupVersion };
+
+/**
+ * The Table group version a form asks for, if it asks for a Table.
+ *
+ * @example
+ * ```ts
+ * tableVersionOf({ table: 'meta.k8s.io/v1' }); // 'meta.k8s.io/v1'
+ * ```
+ */
+export const tableVersionOf = (form: OutputForm): TableGroupVersion | undefined => (typeof form === 'object' ? form.table : undefined);
 
 const acceptedTypes = 'application/json, application/yaml, application/vnd.kubernetes.protobuf';
 const notAcceptable = (message = `only the following media types are accepted: ${acceptedTypes}`): StatusError =>
@@ -30,15 +53,16 @@ function parseAccept(header: string): Clause[] {
 }
 
 /**
- * The form a list or watch answers in, from the request's Accept header, as kube's negotiation
- * picks it: the first clause this server can serve wins (`application/json`, `*\/*` and
+ * The form a GET, a LIST or a WATCH answers in, from the request's Accept header, as kube's
+ * negotiation picks it: the first clause this server can serve wins (`application/json`, `*\/*` and
  * `application/*` are JSON; `as=` with `g=meta.k8s.io` and `v=v1` or `v1beta1` asks for a
- * conversion). A clause it cannot serve (YAML, protobuf, an unknown `as=`, `as=Table`) is skipped; no
- * clause left is a 406. Asking a list for `as=PartialObjectMetadata`, or a watch for
- * `as=PartialObjectMetadataList`, is a 406 too (kube: "you requested PartialObjectMetadata, but the
- * requested object is a list"; this fake refuses the watch case before streaming).
+ * conversion: `Table` for every verb, `PartialObjectMetadataList` for a list, `PartialObjectMetadata`
+ * for one object or watch events). A clause it cannot serve (YAML, protobuf, an unknown `as=`) is
+ * skipped; no clause left is a 406. Asking a list for `as=PartialObjectMetadata`, or an object or a
+ * watch for `as=PartialObjectMetadataList`, is a 406 too (kube: "you requested PartialObjectMetadata,
+ * but the requested object is a list"; this fake refuses the watch case before streaming).
  */
-export function negotiateOutput(accept: string | undefined, verb: 'list' | 'watch'): OutputForm {
+export function negotiateOutput(accept: string | undefined, verb: 'get' | 'list' | 'watch'): OutputForm {
   if (accept === undefined || accept.trim() === '') return 'full';
   for (const clause of parseAccept(accept)) {
     if (clause.type !== 'application/json' && clause.type !== '*/*' && clause.type !== 'application/*') continue;
@@ -47,12 +71,17 @@ export function negotiateOutput(accept: string | undefined, verb: 'list' | 'watc
     const g = clause.params.get('g');
     const v = clause.params.get('v');
     if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) continue;
+    if (as === 'Table') return { table: `meta.k8s.io/${v}` };
     if (as === 'PartialObjectMetadataList') {
       if (verb === 'list') return 'metadata';
-      throw notAcceptable('you requested PartialObjectMetadataList, but the requested object is not a list (watch events carry one object each)');
+      throw notAcceptable(
+        verb === 'get'
+          ? 'you requested PartialObjectMetadataList, but the requested object is not a list'
+          : 'you requested PartialObjectMetadataList, but the requested object is not a list (watch events carry one object each)',
+      );
     }
     if (as === 'PartialObjectMetadata') {
-      if (verb === 'watch') return 'metadata';
+      if (verb !== 'list') return 'metadata';
       throw notAcceptable('you requested PartialObjectMetadata, but the requested object is a list');
     }
   }
@@ -79,3 +108,61 @@ export function metadataWatchLine(line: string): string {
 
 /** The kind and apiVersion a metadata-only list is sent as. */
 export const metadataListHead = { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' } as const;
+
+/**
+ * An object's JSON at another apiVersion: the read path's conversion between versions of one
+ * resource (built-in versions and CRD versions with conversion `None` differ here only by
+ * apiVersion; field-by-field conversion is not done).
+ *
+ * @example
+ * ```ts
+ * convertedJson('{"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler"}', 'autoscaling/v1');
+ * ```
+ */
+export function convertedJson(json: string, apiVersion: string): string {
+  const obj = JSON.parse(json) as { apiVersion?: unknown };
+  if (obj.apiVersion === apiVersion) return json;
+  return JSON.stringify({ ...obj, apiVersion });
+}
+
+/**
+ * How stored objects leave the server for one request: converted to the requested version, as
+ * full objects or as their metadata (a Table is built by the handler from the converted objects).
+ *
+ * @example
+ * ```ts
+ * const out = outputFor('full', requestType, storageType.apiVersion);
+ * writeJson(res, 200, out.object(stored.json));
+ * ```
+ */
+export interface Output {
+  readonly form: OutputForm;
+  /** The kind and apiVersion of a list answer. */
+  readonly listHead: { readonly kind: string; readonly apiVersion: string };
+  /** One object as answered (a get, a write's answer, a list item). */
+  object(json: string): string;
+  /** One watch line as sent; undefined when lines go as stored. */
+  readonly watchLine?: (line: string) => string;
+}
+
+/**
+ * The output of a request for `type` (the version it asked for), whose objects are stored at
+ * `storageApiVersion`, in `form`.
+ *
+ * @example
+ * ```ts
+ * outputFor('metadata', podsType, 'v1').listHead.kind; // 'PartialObjectMetadataList'
+ * ```
+ */
+export function outputFor(form: OutputForm, type: ResourceType, storageApiVersion: string): Output {
+  if (form === 'metadata') return { form, listHead: metadataListHead, object: partialObjectMetadataJson, watchLine: metadataWatchLine };
+  const listHead = { kind: type.listKind, apiVersion: type.apiVersion };
+  if (type.apiVersion === storageApiVersion) return { form, listHead, object: (json) => json };
+  const object = (json: string) => convertedJson(json, type.apiVersion);
+  const watchLine = (line: string): string => {
+    const event = JSON.parse(line) as { type: string; object: { apiVersion?: unknown } };
+    if (event.type === 'ERROR' || event.type === 'BOOKMARK') return line;
+    return `${JSON.stringify({ type: event.type, object: { ...event.object, apiVersion: type.apiVersion } })}\n`;
+  };
+  return { form, listHead, object, watchLine };
+}

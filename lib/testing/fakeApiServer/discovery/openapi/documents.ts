@@ -10,7 +10,7 @@ import { resourcePaths } from './paths.js';
  *
  * @example
  * ```ts
- * const source: OpenApiSource = { types: types.all(), crds: [], models: await import('@kubernetes/client-node') };
+ * const source: OpenApiSource = { types: types.all(), crds: new Map(), models: await import('@kubernetes/client-node'), hasStatus: () => false };
  * ```
  */
 export interface OpenApiSource {
@@ -18,6 +18,8 @@ export interface OpenApiSource {
   /** CustomResourceDefinition objects by the id of the resource they define (`widgets.example.com`). */
   readonly crds: ReadonlyMap<string, JsonObject>;
   readonly models: ClientNodeModels;
+  /** Whether a type serves `/status` (its strategy says). */
+  readonly hasStatus: (type: ResourceType) => boolean;
 }
 
 const REF = '#/components/schemas/';
@@ -73,7 +75,7 @@ export function groupVersionDocument(source: OpenApiSource, gvPath: string): Jso
       schemas[item] = customResourceModel(t, crdVersionSchema(source.crds.get(t.id), t), REF + meta);
       schemas[list] = customResourceListModel(t, REF + item, REF + listMeta);
     }
-    paths = { ...paths, ...resourcePaths(t, { item: REF + item, list: REF + list, status: REF + item }) };
+    paths = { ...paths, ...resourcePaths(t, { item: REF + item, list: REF + list, status: REF + item, hasStatus: source.hasStatus(t) }) };
   }
   models.add('V1Status');
   for (const [name, schema] of models.schemas) schemas[name] ??= schema;

@@ -1,5 +1,4 @@
 import type { JsonObject, ResourceType } from '../../resources.js';
-import { hasStatusSubresource } from '../../registry/statusStrategy.js';
 
 const query = (name: string, description: string): JsonObject => ({ name, in: 'query', description, schema: { type: 'string', uniqueItems: true } });
 const DRY_RUN = query('dryRun', 'When present, indicates that modifications should not be persisted. Valid values are: - All: all dry run stages will be processed');
@@ -21,6 +20,8 @@ export interface PathRefs {
   readonly item: string;
   readonly list: string;
   readonly status: string;
+  /** The type serves `/status`. */
+  readonly hasStatus: boolean;
 }
 
 /**
@@ -68,7 +69,7 @@ export function resourcePaths(type: ResourceType, refs: PathRefs): JsonObject {
       parameters: [pathParam('name', `name of the ${type.kind}`), ...(type.namespaced ? [NAMESPACE] : []), PRETTY],
     },
   };
-  if (hasStatusSubresource(type)) {
+  if (refs.hasStatus) {
     paths[`${collection}/{name}/status`] = {
       ...byName(refs.status, 'Status'),
       parameters: [pathParam('name', `name of the ${type.kind}`), ...(type.namespaced ? [NAMESPACE] : []), PRETTY],

@@ -117,6 +117,35 @@ export const MESSAGES: { readonly [message: string]: string } = {
   ClusterRoleBinding: 'metadata=1:ObjectMeta subjects=2:[]Subject roleRef=3:RoleRef',
   Subject: 'kind!=1:string apiGroup=2:string name!=3:string namespace=4:string',
   RoleRef: 'apiGroup!=1:string kind!=2:string name!=3:string',
+
+  // authorization/v1 and authentication/v1: the reviews and TokenRequest kubectl's typed clients
+  // send (auth can-i, auth whoami, create token). `extra` (map of ExtraValue) is left out: a body
+  // with it is refused as undecodable rather than decoded into the wrong JSON shape.
+  SelfSubjectAccessReview: 'metadata=1:ObjectMeta spec=2:SelfSubjectAccessReviewSpec status=3:SubjectAccessReviewStatus',
+  SelfSubjectAccessReviewSpec: 'resourceAttributes=1:ResourceAttributes nonResourceAttributes=2:NonResourceAttributes',
+  SubjectAccessReview: 'metadata=1:ObjectMeta spec=2:SubjectAccessReviewSpec status=3:SubjectAccessReviewStatus',
+  LocalSubjectAccessReview: 'metadata=1:ObjectMeta spec=2:SubjectAccessReviewSpec status=3:SubjectAccessReviewStatus',
+  SubjectAccessReviewSpec: 'resourceAttributes=1:ResourceAttributes nonResourceAttributes=2:NonResourceAttributes user=3:string groups=4:[]string uid=6:string',
+  ResourceAttributes:
+    'namespace=1:string verb=2:string group=3:string version=4:string resource=5:string subresource=6:string name=7:string ' +
+    'fieldSelector=8:FieldSelectorAttributes labelSelector=9:LabelSelectorAttributes',
+  FieldSelectorAttributes: 'rawSelector=1:string requirements=2:[]FieldSelectorRequirement',
+  FieldSelectorRequirement: 'key!=1:string operator!=2:string values=3:[]string',
+  LabelSelectorAttributes: 'rawSelector=1:string requirements=2:[]LabelSelectorRequirement',
+  NonResourceAttributes: 'path=1:string verb=2:string',
+  SubjectAccessReviewStatus: 'allowed!=1:bool denied=4:bool reason=2:string evaluationError=3:string',
+  SelfSubjectRulesReview: 'metadata=1:ObjectMeta spec=2:SelfSubjectRulesReviewSpec status=3:SubjectRulesReviewStatus',
+  SelfSubjectRulesReviewSpec: 'namespace=1:string',
+  SubjectRulesReviewStatus: 'resourceRules=1:[]ResourceRule nonResourceRules=2:[]NonResourceRule incomplete!=3:bool evaluationError=4:string',
+  ResourceRule: 'verbs=1:[]string apiGroups=2:[]string resources=3:[]string resourceNames=4:[]string',
+  NonResourceRule: 'verbs=1:[]string nonResourceURLs=2:[]string',
+  SelfSubjectReview: 'metadata=1:ObjectMeta status=2:SelfSubjectReviewStatus',
+  SelfSubjectReviewStatus: 'userInfo=1:UserInfo',
+  UserInfo: 'username=1:string uid=2:string groups=3:[]string',
+  TokenRequest: 'metadata=1:ObjectMeta spec=2:TokenRequestSpec status=3:TokenRequestStatus',
+  TokenRequestSpec: 'audiences=1:[]string expirationSeconds!=4:int64 boundObjectRef=3:BoundObjectReference',
+  BoundObjectReference: 'kind=1:string apiVersion=2:string name=3:string uid=4:string',
+  TokenRequestStatus: 'token=1:string expirationTimestamp=2:time',
 };
 
 /** The top-level kinds the fake server decodes from protobuf, by `apiVersion/kind`. */
@@ -133,4 +162,10 @@ export const DECODABLE_KINDS: { readonly [apiVersionKind: string]: string } = {
   'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview',
+  'authorization.k8s.io/v1/SubjectAccessReview': 'SubjectAccessReview',
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': 'LocalSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
+  'authentication.k8s.io/v1/SelfSubjectReview': 'SelfSubjectReview',
+  'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
 };

@@ -21,11 +21,19 @@ const unsupported = (message: string): StatusError => new StatusError(failure(41
  * never a JSON parse error; bytes that are not protobuf are a 400.
  */
 export async function readObjectBody(req: IncomingMessage, contentType: string | undefined, type: ResourceType): Promise<unknown> {
-  const bytes = await readBodyBytes(req);
-  if (!isProtobuf(contentType)) return parseBody(bytes.toString('utf8'), contentType);
-  if (!type.builtIn) {
+  if (isProtobuf(contentType) && !type.builtIn) {
     throw unsupported('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
   }
+  return readBuiltInBody(req, contentType);
+}
+
+/**
+ * Reads the body of a built-in kind as an object (JSON, YAML or Kubernetes protobuf), for the
+ * kinds that are posted without being stored (reviews, TokenRequest), with readObjectBody's errors.
+ */
+export async function readBuiltInBody(req: IncomingMessage, contentType: string | undefined): Promise<unknown> {
+  const bytes = await readBodyBytes(req);
+  if (!isProtobuf(contentType)) return parseBody(bytes.toString('utf8'), contentType);
   try {
     return decodeKubernetesProtobuf(bytes);
   } catch (e) {

@@ -1,0 +1,41 @@
+import { toType, type ResourceDefinition, type ResourceType } from '../resources.js';
+import type { SchemaStage, Strategy, Subresource } from './strategy.js';
+
+// The custom-resource strategy (AX pkg/registry/customresource/strategy.go), built from a CRD's
+// version or a `registerResource` definition: generation for everything but metadata (and the
+// status, with a status subresource), the status dropped on create, no unconditional update, no
+// strategic merge patch, the schema stage from the CRD's compiled schema.
+
+const ALWAYS_EXCEPT = ['metadata', 'apiVersion', 'kind'];
+const STATUS: Subresource = { verbs: ['get', 'patch', 'update'], writes: [['status']] };
+const NONE: { readonly [name: string]: Subresource } = {};
+
+/**
+ * A custom resource's strategy for one version.
+ *
+ * @example
+ * ```ts
+ * customResourceStrategy({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true }).unconditionalUpdate; // false
+ * ```
+ */
+export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type: ResourceType) => SchemaStage): Strategy {
+  const type = toType(def, false);
+  const status = def.statusSubresource === true;
+  return Object.freeze({
+    type,
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const,
+    categories: def.categories ?? [],
+    nameRule: 'subdomain' as const,
+    generation: { except: status ? [...ALWAYS_EXCEPT, 'status'] : ALWAYS_EXCEPT },
+    ...(status ? { status: { onCreate: () => undefined } } : {}),
+    resetFields: [],
+    subresources: status ? { status: STATUS } : NONE,
+    deleteAnswer: 'status' as const,
+    unconditionalUpdate: false,
+    strategicMergePatch: false,
+    garbageCollection: 'Background' as const,
+    rules: {},
+    ...(schemaOf ? { schema: schemaOf(type) } : {}),
+    hooks: {},
+  });
+}

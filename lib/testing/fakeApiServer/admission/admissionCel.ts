@@ -2,6 +2,7 @@ import type { Environment } from '@marcbachmann/cel-js';
 import type { JsonObject } from '../resources.js';
 import { kubeCelEnvironment, toCelValue } from '../schema/celTypes.js';
 import type { AdmissionAttributes } from './attributes.js';
+import { typedLiteralsAsMaps } from './celObjectLiterals.js';
 
 // CEL as admission uses it (webhook matchConditions, ValidatingAdmissionPolicy,
 // MutatingAdmissionPolicy; ADMISSION.md §3.1, §5): the CRD rules' engine with the admission
@@ -47,7 +48,7 @@ const environments = new Map<string, Environment>();
 // kube's `jsonpatch.escapeKey` is a namespaced function, which the evaluator cannot declare: the
 // expression is compiled with the call renamed (messages keep the text as written).
 const ESCAPE_KEY = 'jsonpatch__escapeKey';
-const renamed = (expression: string): string => expression.replace(/\bjsonpatch\s*\.\s*escapeKey\s*\(/g, `${ESCAPE_KEY}(`);
+const renamed = (expression: string): string => typedLiteralsAsMaps(expression).replace(/\bjsonpatch\s*\.\s*escapeKey\s*\(/g, `${ESCAPE_KEY}(`);
 
 function environment(variables: ReadonlyArray<AdmissionCelVariable>): Environment {
   const key = [...variables].sort().join(',');

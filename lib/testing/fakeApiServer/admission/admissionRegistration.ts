@@ -1,9 +1,13 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Random } from '../random.js';
 import type { ResourceTypes } from '../registry/resourceTypes.js';
-import type { JsonObject } from '../resources.js';
+import type { JsonObject, ResourceType } from '../resources.js';
 import type { Storage } from '../storage/storage.js';
-import { parseStored } from '../storage/storedObject.js';
+import { objectKey, parseStored } from '../storage/storedObject.js';
+import { labelSelectorFromObject } from '../../../labels/labelSelector.js';
+import { mergeSchemaOf, type MergeSchema } from '../fields/listTypes.js';
+import { customResourceDefinitionType } from '../registry/customResourceDefinitions.js';
+import type { PolicySource } from './policyBindings.js';
 import type { AdmissionPlugin } from './attributes.js';
 import type { AdmissionChain } from './chain.js';
 import type { ConfiguredWebhook, StoredWebhook, WebhookSource } from './admissionWebhooks.js';
@@ -159,6 +163,41 @@ export class AdmissionRegistration {
       routes,
       inProcess,
     };
+  }
+
+  /** What the policy plugins read: policies and bindings by name, namespaces, params, merge schemas. */
+  policySource(): PolicySource & { mergeSchema(group: string, version: string, resource: string): MergeSchema | undefined } {
+    return {
+      policies: (kind) => this.objects(`${kind}admissionpolicies`),
+      bindings: (kind) => this.objects(`${kind}admissionpolicybindings`),
+      namespaceOf: (n) => this.namespaceOf(n),
+      served: (g, v, r) => this.servedKind(g, v, r),
+      paramType: (apiVersion, kind) => this.paramType(apiVersion, kind),
+      params: (apiVersion, kind, namespace, ref) => {
+        const type = this.paramType(apiVersion, kind);
+        if (!type) return [];
+        if (ref.name !== undefined) {
+          const s = this.deps.storage.get(type, objectKey(namespace, ref.name));
+          return s ? [parseStored(s)] : [];
+        }
+        const selector = labelSelectorFromObject(ref.selector ?? {});
+        return [...this.deps.storage.snapshot(type, this.deps.storage.resourceVersion, namespace || undefined)]
+          .map(parseStored)
+          .filter((o) => selector.matches((o.metadata as { labels?: { [k: string]: string } } | undefined)?.labels));
+      },
+      mergeSchema: (group, version, resource) => {
+        const type = this.deps.types.find(group, version, resource);
+        if (!type) return undefined;
+        const crd = type.builtIn ? undefined : this.deps.storage.get(customResourceDefinitionType, `${type.plural}.${type.group}`);
+        return mergeSchemaOf(type, crd ? parseStored(crd) : undefined);
+      },
+    };
+  }
+
+  private paramType(apiVersion: string, kind: string): ResourceType | undefined {
+    const slash = apiVersion.indexOf('/');
+    const [group, version] = slash < 0 ? ['', apiVersion] : [apiVersion.slice(0, slash), apiVersion.slice(slash + 1)];
+    return this.deps.types.all().find((t) => t.group === group && t.version === version && t.kind === kind);
   }
 
   private webhooks(type: 'mutating' | 'validating'): ReadonlyArray<ConfiguredWebhook> {

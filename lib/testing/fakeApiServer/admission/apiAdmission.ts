@@ -1,5 +1,7 @@
 import { AdmissionRegistration, type AdmissionRegistrationDeps } from './admissionRegistration.js';
 import { mutatingAdmissionWebhooks, validatingAdmissionWebhooks } from './admissionWebhooks.js';
+import { mutatingAdmissionPolicies } from './mutatingAdmissionPolicy.js';
+import { validatingAdmissionPolicies } from './validatingAdmissionPolicy.js';
 
 // The admission a cluster's API objects define, in kube's places of the chain (ADMISSION.md §1):
 // MutatingAdmissionPolicy, MutatingAdmissionWebhook (mutating), ValidatingAdmissionPolicy,
@@ -16,6 +18,9 @@ import { mutatingAdmissionWebhooks, validatingAdmissionWebhooks } from './admiss
 export function installApiAdmission(deps: AdmissionRegistrationDeps): AdmissionRegistration {
   const registration = new AdmissionRegistration(deps);
   const webhooks = registration.webhookSource();
+  const policies = registration.policySource();
+  registration.gate(['mutatingadmissionpolicybindings'], mutatingAdmissionPolicies(policies), 'policy');
+  registration.gate(['validatingadmissionpolicybindings'], validatingAdmissionPolicies(policies), 'policy');
   registration.gate(['mutatingwebhookconfigurations'], mutatingAdmissionWebhooks(webhooks), 'webhook');
   registration.gate(['validatingwebhookconfigurations'], validatingAdmissionWebhooks(webhooks), 'webhook');
   return registration;

@@ -44,23 +44,15 @@ export function compiledCondition(expression: string, variables: ReadonlyArray<A
 }
 
 /**
- * Whether the write matches every condition (`true` when there is none). Throws kube's 403 when
- * one errs, none is false, and `failurePolicy` is `Fail`. `activation` adds policy variables
- * (`params`); webhooks see `object`, `oldObject` and `request`.
+ * The outcome of matchConditions: `true` (all true, or none), `false` (one is false), or the
+ * errors of those that failed when none was false.
  *
  * @example
  * ```ts
- * matchesConditions(hook.matchConditions ?? [], attributes, hook.failurePolicy ?? 'Fail');
+ * evaluateConditions([{ name: 'a', expression: 'true' }], activation, ['object']); // true
  * ```
  */
-export function matchesConditions(
-  conditions: ReadonlyArray<MatchConditionSpec>,
-  a: AdmissionAttributes,
-  failurePolicy: string,
-  activation: { [name: string]: unknown } = admissionActivation(a),
-  variables: ReadonlyArray<AdmissionCelVariable> = ['object', 'oldObject', 'request', 'authorizer'],
-): boolean {
-  if (conditions.length === 0) return true;
+export function evaluateConditions(conditions: ReadonlyArray<MatchConditionSpec>, activation: object, variables: ReadonlyArray<AdmissionCelVariable>): boolean | string[] {
   const errors: string[] = [];
   for (const c of conditions) {
     const expression = c.expression ?? '';
@@ -76,9 +68,25 @@ export function matchesConditions(
     if (result === false) return false;
     if (result !== true) errors.push(`expression '${expression}' resulted in error: no such overload`);
   }
-  if (errors.length === 0) return true;
+  return errors.length === 0 ? true : errors;
+}
+
+/**
+ * Whether the write matches every condition (`true` when there is none). Throws kube's 403 when
+ * one errs, none is false, and `failurePolicy` is `Fail`. Webhooks' conditions see `object`,
+ * `oldObject` and `request`.
+ *
+ * @example
+ * ```ts
+ * matchesConditions(hook.matchConditions ?? [], attributes, hook.failurePolicy ?? 'Fail');
+ * ```
+ */
+export function matchesConditions(conditions: ReadonlyArray<MatchConditionSpec>, a: AdmissionAttributes, failurePolicy: string): boolean {
+  if (conditions.length === 0) return true;
+  const outcome = evaluateConditions(conditions, admissionActivation(a), ['object', 'oldObject', 'request', 'authorizer']);
+  if (typeof outcome === 'boolean') return outcome;
   if (failurePolicy === 'Ignore') return false;
-  const text = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+  const text = outcome.length === 1 ? outcome[0] : `[${outcome.join(', ')}]`;
   throw new StatusError(
     failure(403, 'Forbidden', `${qualifiedResourceOf(a)} "${a.name}" is forbidden: ${text}`, {
       name: a.name,

@@ -1,6 +1,7 @@
 import type { TypeRules } from '../registry/typeRules.js';
 import type { JsonObject } from '../resources.js';
 import type { FieldError } from '../status.js';
+import { checkAdmissionShape } from './admissionShapes.js';
 import { compileAdmissionExpression, type AdmissionCelVariable, type CelResult } from './admissionCel.js';
 
 // ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings as kube stores them
@@ -135,12 +136,14 @@ function bindingErrors(obj: JsonObject, validating: boolean): FieldError[] {
   return errors;
 }
 
-const policyDefaults = (obj: JsonObject): void => {
+const policyDefaults = (kind: string) => (obj: JsonObject): void => {
+  checkAdmissionShape(kind, obj);
   if (!isObject(obj.spec)) return;
   obj.spec.failurePolicy ??= 'Fail';
   defaultMatchResources(obj.spec.matchConstraints);
 };
-const bindingDefaults = (obj: JsonObject): void => {
+const bindingDefaults = (kind: string) => (obj: JsonObject): void => {
+  checkAdmissionShape(kind, obj);
   if (isObject(obj.spec)) defaultMatchResources(obj.spec.matchResources);
 };
 
@@ -155,8 +158,8 @@ const rules = (defaults: (o: JsonObject) => void, check: (o: JsonObject) => Fiel
  * ```
  */
 export const admissionPolicyRules: ReadonlyMap<string, TypeRules> = new Map([
-  ['validatingadmissionpolicies.admissionregistration.k8s.io', rules(policyDefaults, validatingPolicyErrors)],
-  ['validatingadmissionpolicybindings.admissionregistration.k8s.io', rules(bindingDefaults, (o) => bindingErrors(o, true))],
-  ['mutatingadmissionpolicies.admissionregistration.k8s.io', rules(policyDefaults, mutatingPolicyErrors)],
-  ['mutatingadmissionpolicybindings.admissionregistration.k8s.io', rules(bindingDefaults, (o) => bindingErrors(o, false))],
+  ['validatingadmissionpolicies.admissionregistration.k8s.io', rules(policyDefaults('ValidatingAdmissionPolicy'), validatingPolicyErrors)],
+  ['validatingadmissionpolicybindings.admissionregistration.k8s.io', rules(bindingDefaults('ValidatingAdmissionPolicyBinding'), (o) => bindingErrors(o, true))],
+  ['mutatingadmissionpolicies.admissionregistration.k8s.io', rules(policyDefaults('MutatingAdmissionPolicy'), mutatingPolicyErrors)],
+  ['mutatingadmissionpolicybindings.admissionregistration.k8s.io', rules(bindingDefaults('MutatingAdmissionPolicyBinding'), (o) => bindingErrors(o, false))],
 ]);

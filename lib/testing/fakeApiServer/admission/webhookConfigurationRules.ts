@@ -3,6 +3,7 @@ import type { FieldError as WebhookFieldError } from '../../../webhooks/fieldErr
 import type { JsonObject } from '../resources.js';
 import type { FieldError } from '../status.js';
 import type { TypeRules } from '../registry/typeRules.js';
+import { checkAdmissionShape } from './admissionShapes.js';
 
 // ValidatingWebhookConfiguration and MutatingWebhookConfiguration as kube stores them
 // (ADMISSION.md §3): the v1 defaults (KK admissionregistration/v1/defaults.go) and the creation
@@ -53,6 +54,7 @@ function rules(kind: WebhookConfigurationLike['kind']): TypeRules {
       .map(toServerFieldError);
   return {
     defaults: (obj) => {
+      checkAdmissionShape(kind, obj);
       if (Array.isArray(obj.webhooks)) for (const h of obj.webhooks) if (isObject(h)) defaultWebhook(h, mutating);
     },
     validateCreate: check,

@@ -81,7 +81,7 @@ describe('the test cluster runs admission webhooks', () => {
         name: `${key}.example.com`,
         resource: configMaps,
         reinvocationPolicy: key === 'first' ? 'IfNeeded' : 'Never',
-        mutate: (r) => {
+        mutate: () => {
           calls.push(key);
           return patched((d) => {
             d.metadata!.labels = { ...d.metadata!.labels, [key]: String(calls.length) };

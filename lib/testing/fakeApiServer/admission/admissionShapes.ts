@@ -15,7 +15,6 @@ type Shape =
 
 const str: Shape = { t: 'string' };
 const int32: Shape = { t: 'int32' };
-const any: Shape = { t: 'any' };
 const strings: Shape = { t: 'list', go: '[]string', item: str };
 const struct = (go: string, fields: { readonly [name: string]: Shape }): Shape => ({ t: 'struct', go, fields });
 const list = (go: string, item: Shape): Shape => ({ t: 'list', go: `[]${go}`, item });

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { AdmissionregistrationV1Api, ApiException, CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
 import { VirtualTimeScheduler } from 'rxjs';
-import { startFakeApiServer, type FakeApiServer, type FakeApiServerOptions, type InProcessWebhook } from '../../../lib/testing/index.js';
+import { AsyncAdmissionError, startFakeApiServer, type FakeApiServer, type FakeApiServerOptions, type InProcessWebhook } from '../../../lib/testing/index.js';
 import { builtInResources } from '../../../lib/index.js';
 import { allowed, denied, patched } from '../../../lib/webhooks/admissionDecision.js';
 import { mutatingWebhook, validatingWebhook } from '../../../lib/webhooks/admissionWebhook.js';
@@ -177,6 +177,15 @@ describe('the test cluster runs admission webhooks', () => {
     const patch = await failure(core.createNamespacedConfigMap({ namespace: 'default', body: cm('a') }));
     expect(patch).toMatchObject({ code: 500, reason: 'InternalError' });
     expect(patch.message).toBe('Internal error occurred: remove operation does not apply: doc is missing path: "/spec/nope": missing value');
+  });
+
+  it('a write no webhook matches is answered at once, so the in-process helpers can make it; one a webhook matches must go over HTTP', async () => {
+    const { admission, server } = await start({ webhooks: { urls: { 'https://webhooks.test/ok': (r) => ({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: (r as { request: { uid: string } }).request.uid, allowed: true } }) } } });
+    await admission.createMutatingWebhookConfiguration({ body: { metadata: { name: 'm' }, webhooks: [hook('m.example.com', 'https://webhooks.test/ok')] } });
+    await admission.createValidatingWebhookConfiguration({ body: { metadata: { name: 'v' }, webhooks: [hook('v.example.com', 'https://webhooks.test/ok')] } });
+    expect(server.create('secrets', { metadata: { name: 's', namespace: 'default' } }).metadata.name).toBe('s');
+    expect(() => server.create('configmaps', cm('a'))).toThrow(AsyncAdmissionError);
+    expect(server.get('configmaps', 'default', 'a')).toBeUndefined();
   });
 
   it('writes to webhook configurations are never intercepted, so a failing webhook cannot lock itself in', async () => {

@@ -5,7 +5,7 @@ import type { JsonObject } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 import { matchesConditions, type MatchConditionSpec } from './matchConditions.js';
 import { isExemptFromAdmission, matchRules, namespaceSelectorMatches, objectSelectorMatches, type AdmissionRule, type RuleMatch, type ServedKind } from './admissionMatching.js';
-import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginContext, AdmissionResponse } from './attributes.js';
+import type { AdmissionAttributes, AdmissionPlugin, AdmissionPluginContext, AdmissionResponse, MaybePromise } from './attributes.js';
 import { callWebhook, type InProcessWebhook, type WebhookClientConfig, type WebhookRoutes } from './webhookCall.js';
 import { admissionReview, InvalidWebhookResponse, reviewVersion, verifyAdmissionResponse, type WebhookAnswer } from './webhookReview.js';
 
@@ -160,7 +160,7 @@ export function mutatingAdmissionWebhooks(source: WebhookSource): AdmissionPlugi
     reinvocationPolicy: 'IfNeeded',
     handles: (a) => !isExemptFromAdmission(a),
     wantsReinvocation: (a) => [...(rounds.get(a)?.reinvocable.values() ?? [])].some((changed) => changed),
-    admit: async (a, ctx) => {
+    admit: (a, ctx) => {
       let round = rounds.get(a);
       if (!round) rounds.set(a, (round = { reinvocable: new Map(), output: '', second: false }));
       else {
@@ -168,22 +168,33 @@ export function mutatingAdmissionWebhooks(source: WebhookSource): AdmissionPlugi
         // A plugin after the webhooks changed the object: every reinvocable webhook runs again.
         if (JSON.stringify(a.object) !== round.output) for (const k of round.reinvocable.keys()) round.reinvocable.set(k, true);
       }
+      const r = round;
+      const hooks = source.webhooks('mutating');
       const warnings: string[] = [];
-      for (const w of source.webhooks('mutating')) {
-        if (round.second && round.reinvocable.get(idOf(w)) !== true) continue;
-        const match = shouldCall(w, a, source);
-        if (!match) continue;
-        const answer = await call(w, a, match, true, source);
-        if (!answer) continue;
-        warnings.push(...answer.warnings);
-        if (!answer.allowed) return { ...denial(w.hook.name, answer), warnings } as AdmissionResponse;
-        if (applyWebhookPatch(w.hook.name, a, answer.patch, ctx)) for (const k of round.reinvocable.keys()) round.reinvocable.set(k, true);
-        if (round.second) round.reinvocable.set(idOf(w), false);
-        else if (w.hook.reinvocationPolicy === 'IfNeeded') round.reinvocable.set(idOf(w), false);
-      }
-      if (round.second) round.reinvocable.clear();
-      round.output = JSON.stringify(a.object);
-      return { allowed: true, warnings };
+      // Synchronous until a webhook is to be called: a write no webhook matches answers at once
+      // (the in-process helpers and the server's controllers can make it).
+      const step = (i: number): MaybePromise<AdmissionResponse> => {
+        for (; i < hooks.length; i++) {
+          const w = hooks[i];
+          if (r.second && r.reinvocable.get(idOf(w)) !== true) continue;
+          const match = shouldCall(w, a, source);
+          if (!match) continue;
+          const next = i + 1;
+          return call(w, a, match, true, source).then((answer) => {
+            if (!answer) return step(next);
+            warnings.push(...answer.warnings);
+            if (!answer.allowed) return { ...denial(w.hook.name, answer), warnings } as AdmissionResponse;
+            if (applyWebhookPatch(w.hook.name, a, answer.patch, ctx)) for (const k of r.reinvocable.keys()) r.reinvocable.set(k, true);
+            if (r.second) r.reinvocable.set(idOf(w), false);
+            else if (w.hook.reinvocationPolicy === 'IfNeeded') r.reinvocable.set(idOf(w), false);
+            return step(next);
+          });
+        }
+        if (r.second) r.reinvocable.clear();
+        r.output = JSON.stringify(a.object);
+        return { allowed: true, warnings };
+      };
+      return step(0);
     },
   };
 }
@@ -201,7 +212,7 @@ export function validatingAdmissionWebhooks(source: WebhookSource): AdmissionPlu
   return {
     name: 'ValidatingAdmissionWebhook',
     handles: (a) => !isExemptFromAdmission(a),
-    validate: async (a) => {
+    validate: (a) => {
       const calls: Array<Promise<WebhookAnswer | undefined>> = [];
       const names: string[] = [];
       for (const w of source.webhooks('validating')) {
@@ -210,21 +221,22 @@ export function validatingAdmissionWebhooks(source: WebhookSource): AdmissionPlu
         calls.push(call(w, a, match, false, source));
         names.push(w.hook.name);
       }
-      if (calls.length === 0) return undefined;
+      if (calls.length === 0) return undefined; // at once: nothing to wait for
       // Denials reject too, so that the first one to arrive wins, as kube's parallel calls do.
-      const answers = await Promise.all(
+      return Promise.all(
         calls.map((p, i) =>
           p.then((answer) => {
             if (answer && !answer.allowed) throw new DeniedBy(denial(names[i], answer));
             return answer;
           }),
         ),
-      ).catch((e: unknown) => {
-        if (e instanceof DeniedBy) return e.response;
-        throw e;
-      });
-      if (!Array.isArray(answers)) return answers;
-      return { allowed: true, warnings: answers.flatMap((x) => x?.warnings ?? []) };
+      ).then(
+        (answers): AdmissionResponse => ({ allowed: true, warnings: answers.flatMap((x) => x?.warnings ?? []) }),
+        (e: unknown) => {
+          if (e instanceof DeniedBy) return e.response;
+          throw e;
+        },
+      );
     },
   };
 }

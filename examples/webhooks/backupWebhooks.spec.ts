@@ -47,7 +47,8 @@ describe('webhooks example', () => {
   it('serves the webhooks over HTTPS beside a controller, with the configurations applied and their caBundle current', async () => {
     const lines: string[] = [];
     const result = await runWebhooksExample((l) => lines.push(l));
-    expect(result.denial).toBe('spec.schedule is required (a cron expression)');
+    expect(result.denial).toBe('admission webhook "backups.validate.example.com" denied the request: spec.schedule is required (a cron expression)');
+    expect(result.defaultedLabels).toEqual({ 'example.com/defaulted': 'true' });
     expect(result.caBundleWritten).toBe(true);
     expect(result.plan).toEqual({ schedule: '0 2 * * *', retentionDays: '14' });
     expect(lines).toContain('admission webhook "backups.validate.example.com" denied the request: spec.schedule is required (a cron expression)');

@@ -49,6 +49,8 @@ export type {
   UserInfo,
 } from './fakeApiServer/admission/attributes.js';
 export { AsyncAdmissionError, type AdmissionStage } from './fakeApiServer/admission/chain.js';
+export type { WebhookEndpoints, WebhookHandler } from './fakeApiServer/admission/admissionRegistration.js';
+export type { InProcessWebhook } from './fakeApiServer/admission/webhookCall.js';
 export type { TypeRules, Allocators } from './fakeApiServer/registry/typeRules.js';
 export type { FieldError } from './fakeApiServer/status.js';
 export { realisticPod } from './fakeApiServer/seedPods.js';

@@ -5,6 +5,7 @@ import type { AuthorizationMode } from './rbac/accessControl.js';
 import type { GarbageCollectionMode } from './controllers/controllers.js';
 import type { TypeRules } from './registry/typeRules.js';
 import type { ResourceDefinition } from './resources.js';
+import type { WebhookEndpoints } from './admission/admissionRegistration.js';
 
 // The options of a fake API server, apart from the server's interface (fakeApiServer.ts), so that
 // what builds the server from them (context.ts) needs nothing of what it builds.
@@ -107,6 +108,14 @@ export interface FakeApiServerOptions {
   readonly garbageCollection?: GarbageCollectionMode;
   /** The delay of `'scheduled'` collection. Default 0 (the next macrotask with `asyncScheduler`). */
   readonly controllerDelayMs?: number;
+  /**
+   * Where the admission webhooks of the ValidatingWebhookConfigurations and
+   * MutatingWebhookConfigurations written to the server go when they name a Service (a test
+   * cluster has no DNS for `<svc>.<ns>.svc`: a base URL or an in-process handler, such as a
+   * `rxkube/webhooks` webhook object) or a URL to answer in process. Webhooks configured by a URL
+   * not listed here are called over HTTPS, checked against their `caBundle`. See docs/testing.md.
+   */
+  readonly webhooks?: WebhookEndpoints;
   /** A recording (see `recordTraffic`) to seed the server with and play on its scheduler, as `replay` does. */
   readonly replay?: Recording;
 }

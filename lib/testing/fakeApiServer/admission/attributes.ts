@@ -159,8 +159,11 @@ export interface AdmissionPlugin {
   /** The operations it looks at (all when absent): the chain skips it for the others without building attributes. */
   readonly operations?: ReadonlyArray<AdmissionOperation>;
   handles?(attributes: AdmissionAttributes): boolean;
-  /** Mutating: may change `attributes.object` (in place, or by answering `{ allowed: true, object }`), or deny. */
-  admit?(attributes: AdmissionAttributes): MaybePromise<AdmissionResponse | void>;
+  /**
+   * Mutating: may change `attributes.object` (in place, or by answering `{ allowed: true, object }`),
+   * or deny. `context.redefault` re-applies the type's defaults (kube defaults after every patch).
+   */
+  admit?(attributes: AdmissionAttributes, context?: AdmissionPluginContext): MaybePromise<AdmissionResponse | void>;
   /** Validating: may deny or warn; must not change the object. */
   validate?(attributes: AdmissionAttributes): MaybePromise<AdmissionResponse | void>;
   /**
@@ -168,4 +171,23 @@ export interface AdmissionPlugin {
    * reinvocationPolicy; one extra round at most). Default `Never`.
    */
   readonly reinvocationPolicy?: 'Never' | 'IfNeeded';
+  /**
+   * With `IfNeeded`: whether the plugin asks for the extra round itself, though no plugin after it
+   * changed the object (a plugin made of several webhooks or policies, one of which changed the
+   * object after another that wants reinvocation ran).
+   */
+  wantsReinvocation?(attributes: AdmissionAttributes): boolean;
+}
+
+/**
+ * What the chain gives a mutating plugin besides the attributes.
+ *
+ * @example
+ * ```ts
+ * const admit = (a: AdmissionAttributes, ctx?: AdmissionPluginContext) => { a.object!.spec = {}; ctx?.redefault?.(a.object!); };
+ * ```
+ */
+export interface AdmissionPluginContext {
+  /** Re-applies the type's defaults to an object, in place. */
+  readonly redefault?: (obj: JsonObject) => void;
 }

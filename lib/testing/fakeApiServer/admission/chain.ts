@@ -144,7 +144,7 @@ export class AdmissionChain {
       for (let j = 0; j < i; j++) changedAfter[j] = true;
     });
     return andThen(first, () => {
-      const again = steps.filter((r, i) => r.plugin.reinvocationPolicy === 'IfNeeded' && changedAfter[i]);
+      const again = steps.filter((r, i) => r.plugin.reinvocationPolicy === 'IfNeeded' && (changedAfter[i] || r.plugin.wantsReinvocation?.(a) === true));
       return again.length === 0 ? undefined : this.runMutating(a, ctx, again, 0, () => undefined);
     });
   }
@@ -153,7 +153,7 @@ export class AdmissionChain {
     for (; i < steps.length; i++) {
       const { plugin, tracked } = steps[i];
       const before = tracked && a.object ? JSON.stringify(a.object) : undefined;
-      const answer = this.call(plugin, () => plugin.admit!(a), ctx);
+      const answer = this.call(plugin, () => plugin.admit!(a, { redefault: ctx.redefault }), ctx);
       const after = (response: AdmissionResponse | void): void => {
         this.settle(plugin, a, response, ctx);
         if (before !== undefined && a.object && JSON.stringify(a.object) !== before) {

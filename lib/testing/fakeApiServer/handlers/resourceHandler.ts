@@ -6,14 +6,15 @@ import { patchTypeOf } from '../registry/patch.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { WriteRequestOptions } from '../registry/writeRequest.js';
 import type { ResourceType } from '../resources.js';
-import { invalid, methodNotAllowed, notFound } from '../status.js';
+import type { StoredObject } from '../storage/storedObject.js';
+import { invalid, methodNotAllowed, notFound, StatusError } from '../status.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { shardOf } from '../storage/shardSelector.js';
 import { notSupported } from '../schema/fieldErrors.js';
 import { warningHeaders, writeOptionsOf } from '../schema/writeQuery.js';
 import { parseBody, parseJsonBody, readBody } from '../wire/body.js';
 import { checkFieldValidation } from '../wire/fieldValidation.js';
-import { negotiateOutput, outputFor, type Output } from '../wire/outputForm.js';
+import { negotiateOutput, outputFor, subresourceOutput, type Output } from '../wire/outputForm.js';
 import { readObjectBody } from '../wire/protobuf/protobufBody.js';
 import { deleteOptions } from './deleteOptions.js';
 import { queryBool, writeJson } from './http.js';
@@ -58,6 +59,16 @@ function servesSubresource(strategy: Strategy, subresource: string, verb: string
   return s !== undefined && s.verbs.includes(SUBRESOURCE_VERB[verb] as never);
 }
 
+/** The parent of a subresource's GET; a missing one is named as kube's ScaleREST names it (`deployments/scale.apps "x" not found`). */
+function getParent(ctx: ServerContext, type: ResourceType, ns: string, name: string, namedAs: string | undefined): StoredObject {
+  try {
+    return ctx.registry.get(type, ns, name);
+  } catch (e) {
+    if (namedAs === undefined || !(e instanceof StatusError) || e.status.code !== 404) throw e;
+    throw notFound({ plural: `${type.plural}/${namedAs}`, group: type.group }, name);
+  }
+}
+
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
 export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams, principal?: Principal): Promise<void> {
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
@@ -66,9 +77,14 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   if (info.subresource && !servesSubresource(strategy, info.subresource, info.verb)) throw notFound(type, info.name);
   const sub = info.subresource || undefined;
   const storageApiVersion = ctx.types.storageOf(type).apiVersion;
-  const full = outputFor('full', type, storageApiVersion);
+  const view = sub ? strategy.subresources[sub]?.form : undefined;
+  const full = view ? subresourceOutput(view) : outputFor('full', type, storageApiVersion);
   switch (info.verb) {
     case 'get': {
+      if (view) {
+        writeJson(res, 200, full.object(getParent(ctx, type, ns, info.name, view.missingParent === 'subresource' ? sub : undefined).json));
+        return;
+      }
       // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
       const form = negotiateOutput(req.headers.accept, 'get');
       const table = tableOutputOf(ctx, type, form, query);

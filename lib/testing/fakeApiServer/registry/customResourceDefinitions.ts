@@ -26,7 +26,7 @@ interface CrdVersion {
   readonly name?: unknown;
   readonly served?: unknown;
   readonly storage?: unknown;
-  readonly subresources?: { readonly status?: unknown };
+  readonly subresources?: { readonly status?: unknown; readonly scale?: unknown };
   readonly selectableFields?: unknown;
 }
 
@@ -47,6 +47,14 @@ function selectableFieldSelectors(fields: unknown): ResourceDefinition['fieldSel
     };
   }
   return out;
+}
+
+/** A version's `subresources.scale` as a definition's `scaleSubresource`. */
+function scaleOf(scale: unknown): Pick<ResourceDefinition, 'scaleSubresource'> | undefined {
+  if (!isObject(scale)) return undefined;
+  const { specReplicasPath, statusReplicasPath, labelSelectorPath } = scale as { [k: string]: unknown };
+  if (typeof specReplicasPath !== 'string' || typeof statusReplicasPath !== 'string') return undefined;
+  return { scaleSubresource: { specReplicasPath, statusReplicasPath, ...(typeof labelSelectorPath === 'string' ? { labelSelectorPath } : {}) } };
 }
 
 /**
@@ -85,6 +93,7 @@ export function definitionsFromCrd(crd: JsonObject): { readonly definitions: Rea
     ...(strings(shortNames) ? { shortNames: strings(shortNames) } : {}),
     ...(strings(categories) ? { categories: strings(categories) } : {}),
     ...(isObject(v.subresources?.status) ? { statusSubresource: true } : {}),
+    ...(scaleOf(v.subresources?.scale) ?? {}),
     ...(Array.isArray(v.selectableFields) ? { fieldSelectors: selectableFieldSelectors(v.selectableFields) } : {}),
   }));
   // The storage version is where objects live; if it is not served (allowed by kube), the first served one stands in.

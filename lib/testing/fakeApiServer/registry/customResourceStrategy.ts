@@ -1,4 +1,5 @@
 import { toType, type ResourceDefinition, type ResourceType } from '../resources.js';
+import { scalePathsOf, scaleSubresource } from './scale.js';
 import type { SchemaStage, Strategy, Subresource } from './strategy.js';
 
 // The custom-resource strategy (AX pkg/registry/customresource/strategy.go), built from a CRD's
@@ -21,6 +22,8 @@ const NONE: { readonly [name: string]: Subresource } = {};
 export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type: ResourceType) => SchemaStage): Strategy {
   const type = toType(def, false);
   const status = def.statusSubresource === true;
+  const scalePaths = scalePathsOf(def.scaleSubresource);
+  const subresources = { ...(status ? { status: STATUS } : NONE), ...(scalePaths ? { scale: scaleSubresource(scalePaths, false) } : {}) };
   return Object.freeze({
     type,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const,
@@ -29,7 +32,7 @@ export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type
     generation: { except: status ? [...ALWAYS_EXCEPT, 'status'] : ALWAYS_EXCEPT },
     ...(status ? { status: { onCreate: () => undefined } } : {}),
     resetFields: [],
-    subresources: status ? { status: STATUS } : NONE,
+    subresources,
     deleteAnswer: 'status' as const,
     unconditionalUpdate: false,
     strategicMergePatch: false,

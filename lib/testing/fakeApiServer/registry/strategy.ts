@@ -65,6 +65,31 @@ export interface Subresource {
   readonly writes: ReadonlyArray<FieldPath>;
   /** The kind it answers with when it is not the type's own (`Scale`), for discovery. */
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** A subresource with an object of its own (`autoscaling/v1 Scale`): how it is read from and written into the parent. */
+  readonly form?: SubresourceForm;
+}
+
+/**
+ * A subresource whose object is a view of its parent (kube's `ScaleREST`): reads build the view
+ * from the stored parent; writes (PUT, and patches applied to the view) go back into the parent,
+ * which then takes the parent's update path (strategy, generation, validation, admission).
+ *
+ * @example
+ * ```ts
+ * const scale = strategy.subresources['scale']?.form;
+ * scale?.read(deployment); // { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 3 }, ... }
+ * ```
+ */
+export interface SubresourceForm {
+  /** The view's kind and apiVersion (`Scale`, `autoscaling/v1`). */
+  readonly kind: string;
+  readonly apiVersion: string;
+  /** The view of a stored parent (throws a Status when the parent cannot give one). */
+  read(parent: JsonObject): JsonObject;
+  /** `parent` (a copy the caller owns) with what `view` writes; throws the view's 422. */
+  write(parent: JsonObject, view: JsonObject): JsonObject;
+  /** A GET of a missing parent names the subresource (`deployments/scale.apps "x" not found`), or the parent (custom resources). */
+  readonly missingParent: 'subresource' | 'parent';
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../resources.js';
 import { coreEventFieldSelectors, EVENTS_V1, toCoreEvent, toEventsV1Event } from '../events.js';
+import { REPLICATION_CONTROLLER_SCALE, scaleSubresource } from '../scale.js';
 import { fieldAt, SPEC, type StrategyEntry } from './strategyEntry.js';
 
 // core/v1's registry strategies (KK pkg/registry/core/*/strategy.go and storage.go): short names,
@@ -116,7 +117,7 @@ export const coreEntries: ReadonlyMap<string, StrategyEntry> = new Map<string, S
   ['endpoints', { shortNames: ['ep'] }],
   ['persistentvolumeclaims', { shortNames: ['pvc'], status: { onCreate: () => ({ phase: 'Pending' }) } }],
   ['persistentvolumes', { shortNames: ['pv'], nameRule: 'pathSegment', status: { onCreate: () => ({ phase: 'Pending' }) } }],
-  ['replicationcontrollers', { shortNames: ['rc'], categories: ALL, generation: SPEC, garbageCollection: 'Orphan' }],
+  ['replicationcontrollers', { shortNames: ['rc'], categories: ALL, generation: SPEC, garbageCollection: 'Orphan', subresources: { scale: scaleSubresource(REPLICATION_CONTROLLER_SCALE, true) } }],
   ['limitranges', { shortNames: ['limits'] }],
   ['resourcequotas', { shortNames: ['quota'] }],
   ['componentstatuses', { shortNames: ['cs'] }],

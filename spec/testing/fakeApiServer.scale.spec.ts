@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
 import { startFakeApiServer, type AdmissionPlugin, type FakeApiServer } from '../../lib/testing/index.js';
+import { scaledCrd } from './fixtures/scaledCrd.js';
 import { raw } from './rawClient.js';
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -19,27 +20,16 @@ const deployment = (name: string, replicas = 2): V1Deployment => ({
   },
 });
 
-export const scaledCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'pools.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'pools', singular: 'pool', kind: 'Pool' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {}, scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size', labelSelectorPath: '.status.selector' } },
-        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-      },
-    ],
-  },
-};
 
-const statusOf = (e: unknown): { code?: number; body?: unknown } => e as { code?: number; body?: unknown };
+/** The ApiException a request fails with (a request that succeeds fails the test). */
+async function failureOf(p: Promise<unknown>): Promise<{ code?: number; body?: unknown }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as { code?: number; body?: unknown };
+  }
+  throw new Error('the request succeeded');
+}
 
 describe('fake API server: the scale subresource', () => {
   let api: FakeApiServer;
@@ -96,7 +86,7 @@ describe('fake API server: the scale subresource', () => {
 
   it('a negative replica count is kube’s 422 on Scale.autoscaling, and nothing changes', async () => {
     await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web') });
-    const e = await apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: { spec: { replicas: -1 } } }, merge).catch(statusOf);
+    const e = await failureOf(apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: { spec: { replicas: -1 } } }, merge));
     expect(e.code).toBe(422);
     expect(JSON.parse(e.body as string).message).toBe('Scale.autoscaling "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
     expect((await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })).spec?.replicas).toBe(2);
@@ -106,7 +96,7 @@ describe('fake API server: the scale subresource', () => {
     await apps.createNamespacedDeployment({ namespace: 'default', body: deployment('web') });
     const scale = await apps.readNamespacedDeploymentScale({ name: 'web', namespace: 'default' });
     await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', body: { metadata: { labels: { x: 'y' } } } }, merge);
-    const stale = await apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: { ...scale, spec: { replicas: 4 } } }).catch(statusOf);
+    const stale = await failureOf(apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'default', body: { ...scale, spec: { replicas: 4 } } }));
     expect(stale.code).toBe(409);
     const missing = await raw(api, '/apis/apps/v1/namespaces/default/deployments/nope/scale');
     expect(missing.status).toBe(404);

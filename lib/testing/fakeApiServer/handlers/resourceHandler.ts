@@ -24,6 +24,7 @@ import type { RequestInfo } from './requestInfo.js';
 import type { ServerContext } from './serverContext.js';
 import { serveWatch } from './watchHandler.js';
 import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
+import { bodyForWrite, convertedForRead, patchAcrossVersions, watchLineConverter } from './conversionStage.js';
 
 const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 const SUBRESOURCE_VERB: { readonly [verb: string]: string } = { get: 'get', update: 'update', patch: 'patch', create: 'create' };
@@ -75,6 +76,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   const strategy = ctx.types.strategyOf(type);
   const ns = type.namespaced ? info.namespace : '';
   if (info.subresource && !servesSubresource(strategy, info.subresource, info.verb)) throw notFound(type, info.name);
+  // A deprecated version warns on every request (AX customresource_handler.go).
+  if (strategy.deprecationWarning) res.setHeader('Warning', `299 - ${JSON.stringify(strategy.deprecationWarning)}`);
   const sub = info.subresource || undefined;
   const storageApiVersion = ctx.types.storageOf(type).apiVersion;
   const view = sub ? strategy.subresources[sub]?.form : undefined;
@@ -88,7 +91,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
       const form = negotiateOutput(req.headers.accept, 'get');
       const table = tableOutputOf(ctx, type, form, query);
-      const stored = ctx.registry.get(type, ns, info.name);
+      const [stored] = await convertedForRead(ctx, type, [ctx.registry.get(type, ns, info.name)]);
       writeJson(res, 200, table ? tableObjectJson(ctx, table, stored) : outputFor(form, type, storageApiVersion).object(stored.json));
       return;
     }
@@ -97,7 +100,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       const form = negotiateOutput(req.headers.accept, 'list');
       const table = tableOutputOf(ctx, type, form, query);
       const shard = shardOf(query, ctx.shardedListAndWatch);
-      const result = await listObjects(ctx, type, ns || undefined, q, shard);
+      const listed = await listObjects(ctx, type, ns || undefined, q, shard);
+      const result = { ...listed, items: await convertedForRead(ctx, type, listed.items) };
       if (table) writeTableList(res, ctx, table, result);
       else await writeList(res, outputFor(form, type, storageApiVersion), result, shard);
       return;
@@ -110,7 +114,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       const q = parseListQuery(query, true, ctx.watchList);
       const form = negotiateOutput(req.headers.accept, 'watch');
       const output = outputFor(form, type, storageApiVersion);
-      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query));
+      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query), watchLineConverter(ctx, type));
       return;
     }
     default:
@@ -132,6 +136,10 @@ async function handleWrite(
   const { registry } = ctx;
   const contentType = req.headers['content-type'];
   const writeOptions = writeOptionsOf(query, info.verb);
+  const deprecation = ctx.types.strategyOf(type).deprecationWarning;
+  if (deprecation) writeOptions.warnings.push(deprecation);
+  // The answer in the request's version (through the conversion webhook when it takes one).
+  const answer = async (stored: StoredObject): Promise<string> => out.object((await convertedForRead(ctx, type, [stored], 'write'))[0].json);
   const base: WriteRequestOptions = { ...writeOptions, dryRun: dryRunOf(query, info.verb), ...(user ? { user } : {}) };
   const agent = req.headers['user-agent'];
   switch (info.verb) {
@@ -139,29 +147,32 @@ async function handleWrite(
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      const stored = await registry.create(type, ns, body, { ...base, owner: { manager: writeManager(query, agent, undefined, 'CreateOptions') } });
-      writeJson(res, 201, out.object(stored.json), warningHeaders(writeOptions));
+      const converted = await bodyForWrite(ctx, type, body);
+      const stored = await registry.create(converted.type, ns, converted.body, { ...base, owner: { manager: writeManager(query, agent, undefined, 'CreateOptions') } });
+      writeJson(res, 201, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      const stored = await registry.update(type, ns, info.name, body, sub, { ...base, owner: { manager: writeManager(query, agent) } });
-      writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
+      const converted = await bodyForWrite(ctx, type, body);
+      const stored = await registry.update(converted.type, ns, info.name, converted.body, sub, { ...base, owner: { manager: writeManager(query, agent) } });
+      writeJson(res, 200, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'patch': {
       const patchType = patchTypeOf(contentType, ctx.types.strategyOf(type).strategicMergePatch);
       const manager = writeManager(query, agent, patchType);
       const body = await parseBody(await readBody(req), contentType);
-      const { stored, created } = await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
-      writeJson(res, created ? 201 : 200, out.object(stored.json), warningHeaders(writeOptions));
+      const across = await patchAcrossVersions(ctx, type, ns, info.name, patchType, body, sub, { ...base, owner: { manager } });
+      const { stored, created } = across ? { stored: across, created: false } : await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
+      writeJson(res, created ? 201 : 200, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'delete': {
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const { stored, deleted } = await registry.delete(type, ns, info.name, options, base);
-      if (!deleted || ctx.types.strategyOf(type).deleteAnswer === 'object') writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
+      if (!deleted || ctx.types.strategyOf(type).deleteAnswer === 'object') writeJson(res, 200, await answer(stored), warningHeaders(writeOptions));
       else {
         const details = { name: stored.name, ...(type.group ? { group: type.group } : {}), kind: type.plural, uid: stored.uid };
         writeJson(res, 200, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }), warningHeaders(writeOptions));
@@ -172,7 +183,7 @@ async function handleWrite(
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const selectors = compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type);
       const deleted = await registry.deleteCollection(type, ns || undefined, selectors, options, base);
-      const items = deleted.map((d) => out.object(d.json)).join(',');
+      const items = (await convertedForRead(ctx, type, deleted, 'write')).map((d) => out.object(d.json)).join(',');
       writeJson(res, 200, `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${items}]}`, warningHeaders(writeOptions));
       return;
     }

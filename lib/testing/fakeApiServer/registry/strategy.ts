@@ -2,6 +2,7 @@ import type { JsonObject, ResourceType } from '../resources.js';
 import type { SchemaStage } from '../schema/schemaStage.js';
 import type { Verb } from './builtInResource.js';
 import type { TypeRules } from './typeRules.js';
+import type { WebhookClientConfig } from '../admission/webhookCall.js';
 
 export type { SchemaStage };
 
@@ -10,6 +11,16 @@ export type { SchemaStage };
 // same pipeline; where types differ, it reads this entry. Built-in entries are made from the
 // generated table (builtInTypes.generated.ts) and the overrides in strategies/; custom resources'
 // from their CRD (customResourceStrategy.ts).
+
+/**
+ * A CRD's `spec.conversion`, as the server applies it.
+ *
+ * @example
+ * ```ts
+ * const byWebhook: ConversionStrategy = { strategy: 'Webhook', crdName: 'backups.example.com', clientConfig: { url: 'https://127.0.0.1:9443/convert' } };
+ * ```
+ */
+export type ConversionStrategy = { readonly strategy: 'None' } | { readonly strategy: 'Webhook'; readonly crdName: string; readonly clientConfig: WebhookClientConfig };
 
 /**
  * The name rule of a type (PIPELINE.md §3; apimachinery's `ValidateObjectMeta` name functions).
@@ -182,4 +193,8 @@ export interface Strategy {
   readonly schema?: SchemaStage;
   readonly mirror?: StorageMirror;
   readonly hooks: StrategyHooks;
+  /** Custom resources: how objects convert between the resource's served versions (absent: None). */
+  readonly conversion?: ConversionStrategy;
+  /** A deprecated version's `Warning` header text (kube's default or the CRD's `deprecationWarning`). */
+  readonly deprecationWarning?: string;
 }

@@ -24,6 +24,7 @@ import type { RequestInfo } from './requestInfo.js';
 import type { ServerContext } from './serverContext.js';
 import { serveWatch } from './watchHandler.js';
 import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
+import { subresourceHost } from './subresourceHost.js';
 import { bodyForWrite, convertedForRead, patchAcrossVersions, watchLineConverter } from './conversionStage.js';
 
 const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
@@ -144,6 +145,12 @@ async function handleWrite(
   const agent = req.headers['user-agent'];
   switch (info.verb) {
     case 'create': {
+      const action = sub ? ctx.types.strategyOf(type).subresources[sub]?.action : undefined;
+      if (action) {
+        const { code, answer: status } = await action(subresourceHost(ctx), ns, info.name, parseJsonBody(await readBody(req)), base);
+        writeJson(res, code, JSON.stringify(status), warningHeaders(writeOptions));
+        return;
+      }
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);

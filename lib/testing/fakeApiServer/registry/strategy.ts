@@ -2,6 +2,7 @@ import type { JsonObject, ResourceType } from '../resources.js';
 import type { SchemaStage } from '../schema/schemaStage.js';
 import type { Verb } from './builtInResource.js';
 import type { TypeRules } from './typeRules.js';
+import type { SubresourceAction } from './subresourceAction.js';
 import type { WebhookClientConfig } from '../admission/webhookCall.js';
 
 export type { SchemaStage };
@@ -78,6 +79,8 @@ export interface Subresource {
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
   /** A subresource with an object of its own (`autoscaling/v1 Scale`): how it is read from and written into the parent. */
   readonly form?: SubresourceForm;
+  /** A subresource that is an action (`pods/eviction`): what a POST to it does. */
+  readonly action?: SubresourceAction;
 }
 
 /**

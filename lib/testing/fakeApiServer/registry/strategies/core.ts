@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../resources.js';
 import { coreEventFieldSelectors, EVENTS_V1, toCoreEvent, toEventsV1Event } from '../events.js';
+import { evictionSubresource } from '../eviction.js';
 import { REPLICATION_CONTROLLER_SCALE, scaleSubresource } from '../scale.js';
 import { fieldAt, SPEC, type StrategyEntry } from './strategyEntry.js';
 
@@ -68,6 +69,7 @@ export const coreEntries: ReadonlyMap<string, StrategyEntry> = new Map<string, S
       generation: SPEC,
       status: { onCreate: (obj) => ({ phase: 'Pending', qosClass: qosClass(obj.spec) }) },
       deleteAnswer: 'object',
+      subresources: { eviction: evictionSubresource },
       fieldSelectors: {
         'spec.nodeName': fieldAt('spec', 'nodeName'),
         'spec.restartPolicy': fieldAt('spec', 'restartPolicy'),

@@ -1,0 +1,35 @@
+import type { DeleteOptions } from '../registry/deletion.js';
+import type { SubresourceHost } from '../registry/subresourceAction.js';
+import { parseStored } from '../storage/storedObject.js';
+import type { ServerContext } from './serverContext.js';
+
+// What a subresource action (pods/eviction) reaches of the server: the store's reads, a status
+// write and a delete, each through the one write path.
+
+/**
+ * The server's store as a {@link SubresourceHost}.
+ *
+ * @example
+ * ```ts
+ * const answer = await action(subresourceHost(ctx), 'shop', 'web-0', body, {});
+ * ```
+ */
+export function subresourceHost(ctx: ServerContext): SubresourceHost {
+  const { types, registry, storage } = ctx;
+  return {
+    stored: (id, namespace, name) => {
+      try {
+        return parseStored(registry.get(types.resolve(id), namespace, name));
+      } catch {
+        return undefined;
+      }
+    },
+    listed: (id, namespace) => [...storage.snapshot(types.resolve(id), storage.resourceVersion, namespace)].map(parseStored),
+    writeStatus: (id, obj, options) => {
+      const meta = obj.metadata as { namespace?: string; name: string };
+      return registry.update(types.resolve(id), meta.namespace ?? '', meta.name, obj, 'status', options);
+    },
+    remove: (id, namespace, name, deleteOptions, options) => registry.delete(types.resolve(id), namespace, name, deleteOptions as DeleteOptions | undefined, options),
+    timestamp: () => registry.timestamp(),
+  };
+}

@@ -1,0 +1,37 @@
+import type { MaybePromise } from '../admission/attributes.js';
+import type { JsonObject } from '../resources.js';
+import type { WriteRequestOptions } from './writeRequest.js';
+
+// A subresource that is an action rather than a view of its object (kube's `pods/eviction`,
+// a `rest.Creater` on a subresource path): a POST runs it against the store.
+
+/**
+ * What an action may do: read stored objects of any type (by id), write a status, delete.
+ *
+ * @example
+ * ```ts
+ * const pod = host.stored('pods', 'shop', 'web-0');
+ * ```
+ */
+export interface SubresourceHost {
+  /** A stored object (storage form), or undefined. */
+  stored(id: string, namespace: string, name: string): JsonObject | undefined;
+  /** Every stored object of a type in a namespace. */
+  listed(id: string, namespace: string): JsonObject[];
+  /** A `/status` write with the object's resourceVersion as precondition. */
+  writeStatus(id: string, obj: JsonObject, options: WriteRequestOptions): MaybePromise<unknown>;
+  /** A DELETE with kube's DeleteOptions. */
+  remove(id: string, namespace: string, name: string, deleteOptions: JsonObject | undefined, options: WriteRequestOptions): MaybePromise<unknown>;
+  /** RFC 3339 now, as the store stamps it. */
+  timestamp(): string;
+}
+
+/**
+ * A POST to a subresource of one object: the HTTP code and the body it answers with.
+ *
+ * @example
+ * ```ts
+ * const ok: SubresourceAction = () => ({ code: 201, answer: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } });
+ * ```
+ */
+export type SubresourceAction = (host: SubresourceHost, namespace: string, name: string, body: unknown, options: WriteRequestOptions) => MaybePromise<{ code: number; answer: JsonObject }>;

@@ -7,7 +7,7 @@ import type { Strategy } from '../registry/strategy.js';
 import type { WriteRequestOptions } from '../registry/writeRequest.js';
 import type { ResourceType } from '../resources.js';
 import type { StoredObject } from '../storage/storedObject.js';
-import { invalid, methodNotAllowed, notFound, StatusError } from '../status.js';
+import { failure, invalid, methodNotAllowed, notFound, StatusError } from '../status.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { shardOf } from '../storage/shardSelector.js';
 import { notSupported } from '../schema/fieldErrors.js';
@@ -76,7 +76,18 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
   const strategy = ctx.types.strategyOf(type);
   const ns = type.namespaced ? info.namespace : '';
-  if (info.subresource && !servesSubresource(strategy, info.subresource, info.verb)) throw notFound(type, info.name);
+  if (info.subresource) {
+    const served = strategy.subresources[info.subresource];
+    // kube: no route for an unknown subresource (404), a route without the method (405).
+    if (!served) throw new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource'));
+    if (served.connect) {
+      const answer = served.connect(subresourceHost(ctx), type.namespaced ? info.namespace : '', info.name, { query, upgrade: req.headers.upgrade !== undefined });
+      res.writeHead(answer.code, { 'Content-Type': answer.contentType, 'Content-Length': Buffer.byteLength(answer.body) });
+      res.end(answer.body);
+      return;
+    }
+    if (!servesSubresource(strategy, info.subresource, info.verb)) throw methodNotAllowed();
+  }
   // A deprecated version warns on every request (AX customresource_handler.go).
   if (strategy.deprecationWarning) res.setHeader('Warning', `299 - ${JSON.stringify(strategy.deprecationWarning)}`);
   const sub = info.subresource || undefined;

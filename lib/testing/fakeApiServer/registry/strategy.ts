@@ -2,7 +2,7 @@ import type { JsonObject, ResourceType } from '../resources.js';
 import type { SchemaStage } from '../schema/schemaStage.js';
 import type { Verb } from './builtInResource.js';
 import type { TypeRules } from './typeRules.js';
-import type { SubresourceAction } from './subresourceAction.js';
+import type { SubresourceAction, SubresourceConnect } from './subresourceAction.js';
 import type { WebhookClientConfig } from '../admission/webhookCall.js';
 
 export type { SchemaStage };
@@ -81,6 +81,8 @@ export interface Subresource {
   readonly form?: SubresourceForm;
   /** A subresource that is an action (`pods/eviction`): what a POST to it does. */
   readonly action?: SubresourceAction;
+  /** A connect subresource (`pods/log`, `pods/exec`): what any request to it answers. */
+  readonly connect?: SubresourceConnect;
 }
 
 /**

@@ -35,3 +35,29 @@ export interface SubresourceHost {
  * ```
  */
 export type SubresourceAction = (host: SubresourceHost, namespace: string, name: string, body: unknown, options: WriteRequestOptions) => MaybePromise<{ code: number; answer: JsonObject }>;
+
+/**
+ * A connect subresource's request (`pods/log`, `pods/exec`, ...): its query and whether it asks
+ * for a protocol upgrade (SPDY or WebSocket streams).
+ *
+ * @example
+ * ```ts
+ * const request: ConnectRequest = { query: new URLSearchParams('container=app'), upgrade: false };
+ * ```
+ */
+export interface ConnectRequest {
+  readonly query: URLSearchParams;
+  readonly upgrade: boolean;
+}
+
+/**
+ * A connect subresource (kube's `rest.Connecter`: logs, exec, attach, port forwarding, proxy),
+ * which reaches a kubelet or a pod on a cluster: the answer the test cluster, which has none, gives.
+ * Throws kube's Status where kube refuses first (a missing pod, a bad container name).
+ *
+ * @example
+ * ```ts
+ * const empty: SubresourceConnect = () => ({ code: 200, contentType: 'text/plain', body: '' });
+ * ```
+ */
+export type SubresourceConnect = (host: SubresourceHost, namespace: string, name: string, request: ConnectRequest) => { code: number; contentType: string; body: string };

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../resources.js';
 import { coreEventFieldSelectors, EVENTS_V1, toCoreEvent, toEventsV1Event } from '../events.js';
 import { evictionSubresource } from '../eviction.js';
+import { podConnectSubresources } from '../podConnect.js';
 import { REPLICATION_CONTROLLER_SCALE, scaleSubresource } from '../scale.js';
 import { fieldAt, SPEC, type StrategyEntry } from './strategyEntry.js';
 
@@ -69,7 +70,7 @@ export const coreEntries: ReadonlyMap<string, StrategyEntry> = new Map<string, S
       generation: SPEC,
       status: { onCreate: (obj) => ({ phase: 'Pending', qosClass: qosClass(obj.spec) }) },
       deleteAnswer: 'object',
-      subresources: { eviction: evictionSubresource },
+      subresources: { eviction: evictionSubresource, ...podConnectSubresources },
       fieldSelectors: {
         'spec.nodeName': fieldAt('spec', 'nodeName'),
         'spec.restartPolicy': fieldAt('spec', 'restartPolicy'),

@@ -81,7 +81,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
     // kube: no route for an unknown subresource (404), a route without the method (405).
     if (!served) throw new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource'));
     if (served.connect) {
-      const answer = served.connect(subresourceHost(ctx), type.namespaced ? info.namespace : '', info.name, { query, upgrade: req.headers.upgrade !== undefined });
+      const answer = served.connect(subresourceHost(ctx, {}), type.namespaced ? info.namespace : '', info.name, { query, upgrade: req.headers.upgrade !== undefined });
       res.writeHead(answer.code, { 'Content-Type': answer.contentType, 'Content-Length': Buffer.byteLength(answer.body) });
       res.end(answer.body);
       return;
@@ -158,7 +158,7 @@ async function handleWrite(
     case 'create': {
       const action = sub ? ctx.types.strategyOf(type).subresources[sub]?.action : undefined;
       if (action) {
-        const { code, answer: status } = await action(subresourceHost(ctx), ns, info.name, parseJsonBody(await readBody(req)), base);
+        const { code, answer: status } = await action(subresourceHost(ctx, base), ns, info.name, parseJsonBody(await readBody(req)));
         writeJson(res, code, JSON.stringify(status), warningHeaders(writeOptions));
         return;
       }

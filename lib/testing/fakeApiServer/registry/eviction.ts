@@ -81,12 +81,12 @@ function spend(pdb: JsonObject, pod: JsonObject, podName: string, now: string): 
 }
 
 /** kube's EvictionREST.Create. */
-const evict: SubresourceAction = (host, namespace, name, body, options) => {
+const evict: SubresourceAction = (host, namespace, name, body) => {
   const eviction = evictionOf(body, name);
   const pod = host.stored(PODS, namespace, name);
   if (!pod) throw notFound({ plural: 'pods', group: '' }, name);
   const deleteOptions = isObject(eviction.deleteOptions) ? eviction.deleteOptions : undefined;
-  const remove = () => andThen(host.remove(PODS, namespace, name, deleteOptions, options), () => ({ code: 201, answer: SUCCESS }));
+  const remove = () => andThen(host.remove(PODS, namespace, name, deleteOptions), () => ({ code: 201, answer: SUCCESS }));
   const phase = obj(pod.status).phase;
   // Pods that are done, not yet running or already going are deleted without a budget check.
   if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || obj(pod.metadata).deletionTimestamp !== undefined) return remove();
@@ -94,8 +94,8 @@ const evict: SubresourceAction = (host, namespace, name, body, options) => {
   if (budgets.length > 1) throw new StatusError(failure(500, '', 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.'));
   if (budgets.length === 0) return remove();
   const spent = spend(budgets[0], pod, name, host.timestamp());
-  if (!spent || options.dryRun) return remove();
-  return andThen(host.writeStatus(PDBS, spent, options), remove);
+  if (!spent || host.dryRun) return remove();
+  return andThen(host.writeStatus(PDBS, spent), remove);
 };
 
 /**

@@ -1,12 +1,12 @@
 import type { MaybePromise } from '../admission/attributes.js';
 import type { JsonObject } from '../resources.js';
-import type { WriteRequestOptions } from './writeRequest.js';
 
 // A subresource that is an action rather than a view of its object (kube's `pods/eviction`,
 // a `rest.Creater` on a subresource path): a POST runs it against the store.
 
 /**
- * What an action may do: read stored objects of any type (by id), write a status, delete.
+ * What an action may do: read stored objects of any type (by id), write a status, delete, each
+ * as the request's user and with its dry run.
  *
  * @example
  * ```ts
@@ -19,9 +19,11 @@ export interface SubresourceHost {
   /** Every stored object of a type in a namespace. */
   listed(id: string, namespace: string): JsonObject[];
   /** A `/status` write with the object's resourceVersion as precondition. */
-  writeStatus(id: string, obj: JsonObject, options: WriteRequestOptions): MaybePromise<unknown>;
+  writeStatus(id: string, obj: JsonObject): MaybePromise<unknown>;
   /** A DELETE with kube's DeleteOptions. */
-  remove(id: string, namespace: string, name: string, deleteOptions: JsonObject | undefined, options: WriteRequestOptions): MaybePromise<unknown>;
+  remove(id: string, namespace: string, name: string, deleteOptions: JsonObject | undefined): MaybePromise<unknown>;
+  /** The request is a dry run (`dryRun=All`): nothing is written. */
+  readonly dryRun: boolean;
   /** RFC 3339 now, as the store stamps it. */
   timestamp(): string;
 }
@@ -34,7 +36,7 @@ export interface SubresourceHost {
  * const ok: SubresourceAction = () => ({ code: 201, answer: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } });
  * ```
  */
-export type SubresourceAction = (host: SubresourceHost, namespace: string, name: string, body: unknown, options: WriteRequestOptions) => MaybePromise<{ code: number; answer: JsonObject }>;
+export type SubresourceAction = (host: SubresourceHost, namespace: string, name: string, body: unknown) => MaybePromise<{ code: number; answer: JsonObject }>;
 
 /**
  * A connect subresource's request (`pods/log`, `pods/exec`, ...): its query and whether it asks

@@ -111,9 +111,10 @@ describe('fake API server: every group and version client-node knows', () => {
     expect((await raw(api, '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews')).status).toBe(405);
     expect((await raw(api, '/api/v1/namespaces/default/bindings', { method: 'POST', body: {} })).status).toBe(404);
     api.create('pods', podFixture({ name: 'p' }));
-    const eviction = await raw(api, '/api/v1/namespaces/default/pods/p/eviction', { method: 'POST', body: {} });
-    expect(eviction.status).toBe(404);
-    expect(eviction.json.reason).toBe('NotFound');
+    // pods/binding is not served (pods/eviction is: fakeApiServer.eviction.spec.ts).
+    const binding = await raw(api, '/api/v1/namespaces/default/pods/p/binding', { method: 'POST', body: {} });
+    expect(binding.status).toBe(404);
+    expect(binding.json.reason).toBe('NotFound');
     const v1 = await raw(api, '/api/v1');
     expect(v1.json.resources.map((r: { name: string }) => r.name)).not.toContain('bindings');
   });

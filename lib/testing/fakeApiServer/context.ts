@@ -1,4 +1,6 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { ConversionReview } from '../../webhooks/conversionReview.js';
+import { Conversion } from './registry/conversion.js';
 import { establishCustomResourceDefinitions } from './controllers/crdEstablisher.js';
 import { serveCustomResourceDefinitions } from './controllers/crdServing.js';
 import type { FakeApiServerOptions } from './options.js';
@@ -120,9 +122,12 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     ),
   );
   const waiter = rvWaiter(storage, scheduler, options.tooLargeResourceVersionWaitMs ?? 3000);
+  const inProcessConversion = new Map((options.conversionWebhooks ?? []).map((w) => [w.crdName, (review: unknown) => w.review(review as ConversionReview)]));
+  const conversion = new Conversion({ scheduler, timeoutMs: options.conversionWebhookTimeoutMs ?? 30000, inProcess: (crd) => inProcessConversion.get(crd), uid: () => rng.uuid() });
   const ctx: ServerContext = {
     storage,
     registry: store,
+    conversion,
     types,
     schemas,
     admission,

@@ -1,4 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
+import type { ConversionWebhook } from '../../webhooks/conversionWebhook.js';
 import type { Recording } from '../record/recording.js';
 import type { FakeToken } from './auth/authenticator.js';
 import type { AuthorizationMode } from './rbac/accessControl.js';
@@ -118,4 +119,13 @@ export interface FakeApiServerOptions {
   readonly webhooks?: WebhookEndpoints;
   /** A recording (see `recordTraffic`) to seed the server with and play on its scheduler, as `replay` does. */
   readonly replay?: Recording;
+  /**
+   * Conversion webhooks called in process (no HTTPS), each for the CRD it names (`crdName`) when
+   * that CRD's `spec.conversion.strategy` is `Webhook`: `conversionWebhook(...)` from
+   * `rxkube/webhooks`, or anything with its `crdName` and `review`. The review still goes through
+   * JSON and kube's checks of the answer. Other Webhook CRDs are called at their `clientConfig`.
+   */
+  readonly conversionWebhooks?: ReadonlyArray<Pick<ConversionWebhook, 'crdName' | 'review'>>;
+  /** How long one conversion webhook call may take before kube's `context deadline exceeded`. Default 30000. */
+  readonly conversionWebhookTimeoutMs?: number;
 }

@@ -35,6 +35,11 @@ export interface ResourceDefinition extends Resource {
   readonly statusSubresource?: boolean;
   /** Discovery categories (`kubectl get <category>`; a CRD's `names.categories`). */
   readonly categories?: ReadonlyArray<string>;
+  /**
+   * Custom resources: serve a `/scale` subresource (a CRD's `subresources.scale`: JSON paths such
+   * as `.spec.replicas`), read and written as an `autoscaling/v1` Scale (`kubectl scale`).
+   */
+  readonly scaleSubresource?: { readonly specReplicasPath: string; readonly statusReplicasPath: string; readonly labelSelectorPath?: string };
 }
 
 /**

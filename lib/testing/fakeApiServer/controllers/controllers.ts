@@ -3,12 +3,14 @@ import { ClusterRoleAggregator } from './clusterRoleAggregator.js';
 import { GarbageCollector, type GcItem } from './garbageCollector.js';
 import type { Change } from '../storage/history.js';
 import { NamespaceController } from './namespaceController.js';
+import { DisruptionController } from './disruptionController.js';
 import type { Registry } from '../registry/store.js';
 import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
- * When the fake's controllers (garbage collector, namespace controller, ClusterRole aggregation) act:
+ * When the fake's controllers (garbage collector, namespace controller, ClusterRole aggregation,
+ * PodDisruptionBudget status) act:
  * - `'scheduled'` (the default): on the server's scheduler, `controllerDelayMs` after the write
  *   that gave them work (0: the next macrotask with `asyncScheduler`; with a `TestScheduler`,
  *   when virtual time reaches it);
@@ -22,10 +24,16 @@ import type { Storage } from '../storage/storage.js';
  */
 export type GarbageCollectionMode = 'scheduled' | 'immediate' | 'off';
 
-type Item = GcItem | { readonly kind: 'namespace'; readonly name: string } | { readonly kind: 'clusterRoleAggregation' };
+type Item = GcItem | { readonly kind: 'namespace'; readonly name: string } | { readonly kind: 'clusterRoleAggregation' } | { readonly kind: 'disruption'; readonly namespace: string };
 
 const itemId = (i: Item): string =>
-  i.kind === 'namespace' ? `ns\u0000${i.name}` : i.kind === 'clusterRoleAggregation' ? 'aggregation' : `${i.kind}\u0000${i.type.id}\u0000${i.key}`;
+  i.kind === 'namespace'
+    ? `ns\u0000${i.name}`
+    : i.kind === 'clusterRoleAggregation'
+      ? 'aggregation'
+      : i.kind === 'disruption'
+        ? `pdb\u0000${i.namespace}`
+        : `${i.kind}\u0000${i.type.id}\u0000${i.key}`;
 
 /** Items one drain does at most before yielding to the scheduler (a bound on any cascade). */
 const MAX_ITEMS_PER_DRAIN = 100_000;
@@ -39,6 +47,7 @@ export class Controllers {
   private readonly gc: GarbageCollector;
   private readonly namespaces: NamespaceController;
   private readonly aggregation: ClusterRoleAggregator;
+  private readonly disruption: DisruptionController;
   private timer: Subscription | undefined;
   private draining = false;
   private closed = false;
@@ -54,6 +63,7 @@ export class Controllers {
     this.gc = new GarbageCollector(storage, types, registry);
     this.namespaces = new NamespaceController(storage, types, registry);
     this.aggregation = new ClusterRoleAggregator(storage, types, registry);
+    this.disruption = new DisruptionController(storage, types, registry);
   }
 
   /** The storage listener: records what a change makes due. */
@@ -63,6 +73,8 @@ export class Controllers {
     const ns = this.namespaces.observe(c);
     if (ns !== undefined) this.enqueue({ kind: 'namespace', name: ns });
     if (this.aggregation.observe(c)) this.enqueue({ kind: 'clusterRoleAggregation' });
+    const budgets = this.disruption.observe(c);
+    if (budgets !== undefined) this.enqueue({ kind: 'disruption', namespace: budgets });
   }
 
   private enqueue(item: Item): void {
@@ -92,6 +104,7 @@ export class Controllers {
         try {
           if (item.kind === 'namespace') this.namespaces.process(item.name);
           else if (item.kind === 'clusterRoleAggregation') this.aggregation.process();
+          else if (item.kind === 'disruption') this.disruption.process(item.namespace);
           else this.gc.process(item);
         } catch {
           // The object changed or went meanwhile (a 404 or 409): the change that caused it brings the item back.

@@ -57,7 +57,7 @@ export function serveCustomResourceDefinitions(types: ResourceTypes, storage?: S
     const def = served.definitions[0];
     if (change.type === 'DELETED' || namesRefused(crd)) types.unregister(def);
     else if (!clashes(types, def)) {
-      const [storageType] = types.registerVersions(served.definitions, served.storageVersion);
+      const [storageType] = types.registerVersions(served.definitions, served.storageVersion, served.versioning);
       if (storage && storageType) serveStoredInVersion(storage, storageType);
     }
   };

@@ -6,14 +6,15 @@ import { patchTypeOf } from '../registry/patch.js';
 import type { Strategy } from '../registry/strategy.js';
 import type { WriteRequestOptions } from '../registry/writeRequest.js';
 import type { ResourceType } from '../resources.js';
-import { invalid, methodNotAllowed, notFound } from '../status.js';
+import type { StoredObject } from '../storage/storedObject.js';
+import { failure, invalid, methodNotAllowed, notFound, StatusError } from '../status.js';
 import { compileSelectors } from '../storage/selectors.js';
 import { shardOf } from '../storage/shardSelector.js';
 import { notSupported } from '../schema/fieldErrors.js';
 import { warningHeaders, writeOptionsOf } from '../schema/writeQuery.js';
 import { parseBody, parseJsonBody, readBody } from '../wire/body.js';
 import { checkFieldValidation } from '../wire/fieldValidation.js';
-import { negotiateOutput, outputFor, type Output } from '../wire/outputForm.js';
+import { negotiateOutput, outputFor, subresourceOutput, type Output } from '../wire/outputForm.js';
 import { readObjectBody } from '../wire/protobuf/protobufBody.js';
 import { deleteOptions } from './deleteOptions.js';
 import { queryBool, writeJson } from './http.js';
@@ -23,6 +24,8 @@ import type { RequestInfo } from './requestInfo.js';
 import type { ServerContext } from './serverContext.js';
 import { serveWatch } from './watchHandler.js';
 import { tableObjectJson, tableOutputOf, writeTableList } from './tableOutput.js';
+import { subresourceHost } from './subresourceHost.js';
+import { bodyForWrite, convertedForRead, patchAcrossVersions, watchLineConverter } from './conversionStage.js';
 
 const OPTIONS_KIND: { readonly [verb: string]: string } = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions' };
 const SUBRESOURCE_VERB: { readonly [verb: string]: string } = { get: 'get', update: 'update', patch: 'patch', create: 'create' };
@@ -58,21 +61,49 @@ function servesSubresource(strategy: Strategy, subresource: string, verb: string
   return s !== undefined && s.verbs.includes(SUBRESOURCE_VERB[verb] as never);
 }
 
+/** The parent of a subresource's GET; a missing one is named as kube's ScaleREST names it (`deployments/scale.apps "x" not found`). */
+function getParent(ctx: ServerContext, type: ResourceType, ns: string, name: string, namedAs: string | undefined): StoredObject {
+  try {
+    return ctx.registry.get(type, ns, name);
+  } catch (e) {
+    if (namedAs === undefined || !(e instanceof StatusError) || e.status.code !== 404) throw e;
+    throw notFound({ plural: `${type.plural}/${namedAs}`, group: type.group }, name);
+  }
+}
+
 /** Serves one request on a resource path (get, list, watch, create, update, patch, delete, deletecollection). */
 export async function handleResource(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, info: RequestInfo, type: ResourceType, query: URLSearchParams, principal?: Principal): Promise<void> {
   if (!type.namespaced && info.namespace) throw notFound(type, info.name);
   const strategy = ctx.types.strategyOf(type);
   const ns = type.namespaced ? info.namespace : '';
-  if (info.subresource && !servesSubresource(strategy, info.subresource, info.verb)) throw notFound(type, info.name);
+  if (info.subresource) {
+    const served = strategy.subresources[info.subresource];
+    // kube: no route for an unknown subresource (404), a route without the method (405).
+    if (!served) throw new StatusError(failure(404, 'NotFound', 'the server could not find the requested resource'));
+    if (served.connect) {
+      const answer = served.connect(subresourceHost(ctx, {}), type.namespaced ? info.namespace : '', info.name, { query, upgrade: req.headers.upgrade !== undefined });
+      res.writeHead(answer.code, { 'Content-Type': answer.contentType, 'Content-Length': Buffer.byteLength(answer.body) });
+      res.end(answer.body);
+      return;
+    }
+    if (!servesSubresource(strategy, info.subresource, info.verb)) throw methodNotAllowed();
+  }
+  // A deprecated version warns on every request (AX customresource_handler.go).
+  if (strategy.deprecationWarning) res.setHeader('Warning', `299 - ${JSON.stringify(strategy.deprecationWarning)}`);
   const sub = info.subresource || undefined;
   const storageApiVersion = ctx.types.storageOf(type).apiVersion;
-  const full = outputFor('full', type, storageApiVersion);
+  const view = sub ? strategy.subresources[sub]?.form : undefined;
+  const full = view ? subresourceOutput(view) : outputFor('full', type, storageApiVersion);
   switch (info.verb) {
     case 'get': {
+      if (view) {
+        writeJson(res, 200, full.object(getParent(ctx, type, ns, info.name, view.missingParent === 'subresource' ? sub : undefined).json));
+        return;
+      }
       // The one place a read's form is chosen (wire/outputForm.ts): the object, its metadata or a Table.
       const form = negotiateOutput(req.headers.accept, 'get');
       const table = tableOutputOf(ctx, type, form, query);
-      const stored = ctx.registry.get(type, ns, info.name);
+      const [stored] = await convertedForRead(ctx, type, [ctx.registry.get(type, ns, info.name)]);
       writeJson(res, 200, table ? tableObjectJson(ctx, table, stored) : outputFor(form, type, storageApiVersion).object(stored.json));
       return;
     }
@@ -81,7 +112,8 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       const form = negotiateOutput(req.headers.accept, 'list');
       const table = tableOutputOf(ctx, type, form, query);
       const shard = shardOf(query, ctx.shardedListAndWatch);
-      const result = await listObjects(ctx, type, ns || undefined, q, shard);
+      const listed = await listObjects(ctx, type, ns || undefined, q, shard);
+      const result = { ...listed, items: await convertedForRead(ctx, type, listed.items) };
       if (table) writeTableList(res, ctx, table, result);
       else await writeList(res, outputFor(form, type, storageApiVersion), result, shard);
       return;
@@ -94,7 +126,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       const q = parseListQuery(query, true, ctx.watchList);
       const form = negotiateOutput(req.headers.accept, 'watch');
       const output = outputFor(form, type, storageApiVersion);
-      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query));
+      await serveWatch(ctx, res, type, ns || undefined, q, output, shardOf(query, ctx.shardedListAndWatch), tableOutputOf(ctx, type, form, query), watchLineConverter(ctx, type));
       return;
     }
     default:
@@ -116,36 +148,49 @@ async function handleWrite(
   const { registry } = ctx;
   const contentType = req.headers['content-type'];
   const writeOptions = writeOptionsOf(query, info.verb);
+  const deprecation = ctx.types.strategyOf(type).deprecationWarning;
+  if (deprecation) writeOptions.warnings.push(deprecation);
+  // The answer in the request's version (through the conversion webhook when it takes one).
+  const answer = async (stored: StoredObject): Promise<string> => out.object((await convertedForRead(ctx, type, [stored], 'write'))[0].json);
   const base: WriteRequestOptions = { ...writeOptions, dryRun: dryRunOf(query, info.verb), ...(user ? { user } : {}) };
   const agent = req.headers['user-agent'];
   switch (info.verb) {
     case 'create': {
+      const action = sub ? ctx.types.strategyOf(type).subresources[sub]?.action : undefined;
+      if (action) {
+        const { code, answer: status } = await action(subresourceHost(ctx, base), ns, info.name, parseJsonBody(await readBody(req)));
+        writeJson(res, code, JSON.stringify(status), warningHeaders(writeOptions));
+        return;
+      }
       if (info.name) throw methodNotAllowed();
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      const stored = await registry.create(type, ns, body, { ...base, owner: { manager: writeManager(query, agent, undefined, 'CreateOptions') } });
-      writeJson(res, 201, out.object(stored.json), warningHeaders(writeOptions));
+      const converted = await bodyForWrite(ctx, type, body);
+      const stored = await registry.create(converted.type, ns, converted.body, { ...base, owner: { manager: writeManager(query, agent, undefined, 'CreateOptions') } });
+      writeJson(res, 201, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'update': {
       const body = await readObjectBody(req, contentType, type);
       await checkFieldValidation(type, body, query, res);
-      const stored = await registry.update(type, ns, info.name, body, sub, { ...base, owner: { manager: writeManager(query, agent) } });
-      writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
+      const converted = await bodyForWrite(ctx, type, body);
+      const stored = await registry.update(converted.type, ns, info.name, converted.body, sub, { ...base, owner: { manager: writeManager(query, agent) } });
+      writeJson(res, 200, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'patch': {
       const patchType = patchTypeOf(contentType, ctx.types.strategyOf(type).strategicMergePatch);
       const manager = writeManager(query, agent, patchType);
       const body = await parseBody(await readBody(req), contentType);
-      const { stored, created } = await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
-      writeJson(res, created ? 201 : 200, out.object(stored.json), warningHeaders(writeOptions));
+      const across = await patchAcrossVersions(ctx, type, ns, info.name, patchType, body, sub, { ...base, owner: { manager } });
+      const { stored, created } = across ? { stored: across, created: false } : await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
+      writeJson(res, created ? 201 : 200, await answer(stored), warningHeaders(writeOptions));
       return;
     }
     case 'delete': {
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const { stored, deleted } = await registry.delete(type, ns, info.name, options, base);
-      if (!deleted || ctx.types.strategyOf(type).deleteAnswer === 'object') writeJson(res, 200, out.object(stored.json), warningHeaders(writeOptions));
+      if (!deleted || ctx.types.strategyOf(type).deleteAnswer === 'object') writeJson(res, 200, await answer(stored), warningHeaders(writeOptions));
       else {
         const details = { name: stored.name, ...(type.group ? { group: type.group } : {}), kind: type.plural, uid: stored.uid };
         writeJson(res, 200, JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details }), warningHeaders(writeOptions));
@@ -156,7 +201,7 @@ async function handleWrite(
       const options = deleteOptions(parseJsonBody(await readBody(req)), query);
       const selectors = compileSelectors(query.get('labelSelector') ?? undefined, query.get('fieldSelector') ?? undefined, type);
       const deleted = await registry.deleteCollection(type, ns || undefined, selectors, options, base);
-      const items = deleted.map((d) => out.object(d.json)).join(',');
+      const items = (await convertedForRead(ctx, type, deleted, 'write')).map((d) => out.object(d.json)).join(',');
       writeJson(res, 200, `{"kind":"${type.listKind}","apiVersion":"${type.apiVersion}","metadata":{"resourceVersion":"${ctx.storage.resourceVersion}"},"items":[${items}]}`, warningHeaders(writeOptions));
       return;
     }

@@ -7,6 +7,7 @@ import type { AdmissionChain } from '../admission/chain.js';
 import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { CustomResourceSchemas } from '../schema/customResourceSchemas.js';
 import type { Registry } from '../registry/store.js';
+import type { Conversion } from '../registry/conversion.js';
 import type { Storage } from '../storage/storage.js';
 import type { WatchHub } from '../watch/watchHub.js';
 
@@ -22,6 +23,8 @@ import type { WatchHub } from '../watch/watchHub.js';
 export interface ServerContext {
   readonly storage: Storage;
   readonly registry: Registry;
+  /** The read and write paths' conversion between a custom resource's versions (None, or its webhook). */
+  readonly conversion: Conversion;
   readonly types: ResourceTypes;
   /** The compiled schemas of the stored CRDs (structural schema and CEL rules per served version). */
   readonly schemas: CustomResourceSchemas;

@@ -25,6 +25,7 @@ export async function serveWatch(
   output: Output,
   shard?: AppliedShard,
   table?: TableOutput,
+  convert?: (line: string) => Promise<string>,
 ): Promise<void> {
   const { storage } = ctx;
   const selectors = withShard(compileSelectors(q.labelSelector, q.fieldSelector, type), shard);
@@ -68,6 +69,7 @@ export async function serveWatch(
     slowMs: ctx.slowMs,
     onClose: (s) => ctx.hub.remove(s),
     ...(table ? { encode: tableWatchEncoder(ctx, table) } : output.watchLine ? { encode: output.watchLine } : {}),
+    ...(convert ? { convert } : {}),
   });
   // From here to hub.add everything is synchronous: no change can slip between the initial state
   // (or the replayed history) and the live events.

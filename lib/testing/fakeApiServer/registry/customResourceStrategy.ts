@@ -1,5 +1,6 @@
 import { toType, type ResourceDefinition, type ResourceType } from '../resources.js';
-import type { SchemaStage, Strategy, Subresource } from './strategy.js';
+import { scalePathsOf, scaleSubresource } from './scale.js';
+import type { ConversionStrategy, SchemaStage, Strategy, Subresource } from './strategy.js';
 
 // The custom-resource strategy (AX pkg/registry/customresource/strategy.go), built from a CRD's
 // version or a `registerResource` definition: generation for everything but metadata (and the
@@ -18,9 +19,15 @@ const NONE: { readonly [name: string]: Subresource } = {};
  * customResourceStrategy({ group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true }).unconditionalUpdate; // false
  * ```
  */
-export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type: ResourceType) => SchemaStage): Strategy {
+export function customResourceStrategy(
+  def: ResourceDefinition,
+  schemaOf?: (type: ResourceType) => SchemaStage,
+  versioning: { readonly conversion?: ConversionStrategy; readonly deprecationWarning?: string } = {},
+): Strategy {
   const type = toType(def, false);
   const status = def.statusSubresource === true;
+  const scalePaths = scalePathsOf(def.scaleSubresource);
+  const subresources = { ...(status ? { status: STATUS } : NONE), ...(scalePaths ? { scale: scaleSubresource(scalePaths, false) } : {}) };
   return Object.freeze({
     type,
     verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const,
@@ -29,7 +36,7 @@ export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type
     generation: { except: status ? [...ALWAYS_EXCEPT, 'status'] : ALWAYS_EXCEPT },
     ...(status ? { status: { onCreate: () => undefined } } : {}),
     resetFields: [],
-    subresources: status ? { status: STATUS } : NONE,
+    subresources,
     deleteAnswer: 'status' as const,
     unconditionalUpdate: false,
     strategicMergePatch: false,
@@ -37,5 +44,7 @@ export function customResourceStrategy(def: ResourceDefinition, schemaOf?: (type
     rules: {},
     ...(schemaOf ? { schema: schemaOf(type) } : {}),
     hooks: {},
+    ...(versioning.conversion ? { conversion: versioning.conversion } : {}),
+    ...(versioning.deprecationWarning ? { deprecationWarning: versioning.deprecationWarning } : {}),
   });
 }

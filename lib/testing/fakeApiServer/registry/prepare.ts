@@ -113,7 +113,9 @@ export function keepSystemMetadata(strategy: Strategy, next: JsonObject, prev: J
     if (old[k] === undefined) delete meta[k];
     else meta[k] = old[k];
   }
-  if (strategy.generation) meta.generation = (old.generation ?? 1) + (generationChanged(strategy.generation, next, prev, subresource) ? 1 : 0);
+  // A subresource with an object of its own (Scale) writes through the main strategy: generation moves.
+  const main = subresource && strategy.subresources[subresource]?.form ? undefined : subresource;
+  if (strategy.generation) meta.generation = (old.generation ?? 1) + (generationChanged(strategy.generation, next, prev, main) ? 1 : 0);
   else if (old.generation !== undefined) meta.generation = old.generation;
   else delete meta.generation;
 }

@@ -2,6 +2,7 @@ import type { Resource } from '../../../listwatch/resource.js';
 import { RxkubeError } from '../../../errors.js';
 import type { ResourceDefinition, ResourceRef, ResourceType } from '../resources.js';
 import { failure, StatusError } from '../status.js';
+import type { CustomResourceVersioning } from './customResourceDefinitions.js';
 import { customResourceStrategy } from './customResourceStrategy.js';
 import type { SchemaStage, Strategy } from './strategy.js';
 
@@ -62,15 +63,17 @@ export class ResourceTypes {
 
   /**
    * Serves a custom resource in every version of `defs` (a CRD's served versions), stored in
-   * `storageVersion`; versions no longer in `defs` stop being served.
+   * `storageVersion`; versions no longer in `defs` stop being served. `versioning`: the CRD's
+   * conversion and deprecated versions' warnings.
    */
-  registerVersions(defs: ReadonlyArray<ResourceDefinition>, storageVersion: string): ResourceType[] {
+  registerVersions(defs: ReadonlyArray<ResourceDefinition>, storageVersion: string, versioning?: CustomResourceVersioning): ResourceType[] {
     const id = idOf(defs[0]);
     for (const [k, s] of this.byGvr) if (s.type.id === id && !s.type.builtIn) this.byGvr.delete(k);
     this.byId.delete(id);
     const ordered = [...defs].sort((a, b) => (a.version === storageVersion ? -1 : b.version === storageVersion ? 1 : 0));
     return ordered.map((def, i) => {
-      const strategy = customResourceStrategy(def, this.schemaOf);
+      const warning = versioning?.deprecationWarnings[def.version];
+      const strategy = customResourceStrategy(def, this.schemaOf, { ...(versioning ? { conversion: versioning.conversion } : {}), ...(warning ? { deprecationWarning: warning } : {}) });
       this.serve(strategy, i === 0);
       return strategy.type;
     });

@@ -17,7 +17,7 @@ import { keepSystemMetadata, mergeForUpdate, prepareForCreate } from './prepare.
 import type { ResourceTypes } from './resourceTypes.js';
 import { sameContent } from './sameContent.js';
 import { replaceStatus } from './statusWrite.js';
-import type { Strategy } from './strategy.js';
+import type { Strategy, SubresourceForm } from './strategy.js';
 import { createErrors, invalidObject, updateErrors } from './validate.js';
 import { admissionAttributes, inSequence, type WriteRequestOptions } from './writeRequest.js';
 
@@ -198,6 +198,9 @@ export class Registry {
   /** PUT (or the write after a PATCH): preconditions, kept system fields, no-op detection. `body` is consumed. */
   update(type: ResourceType, namespace: string, name: string, body: unknown, subresource?: string, options: WriteRequestOptions = {}): MaybePromise<StoredObject> {
     const strategy = this.deps.types.strategyOf(type);
+    const form = formOf(strategy, subresource);
+    // A subresource with an object of its own (Scale) is written into its parent, which takes the rest of the path.
+    if (form) body = form.write(this.inVersion(type, parseStored(this.get(type, namespace, name))), viewNamed(body, name));
     const obj = decodeBody(strategy, namespace, body, this.storageOf(type).apiVersion);
     const meta = metaOf(obj);
     if (meta.name !== undefined && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
@@ -213,7 +216,9 @@ export class Registry {
     const attributes = (object: JsonObject) => admissionAttributes(strategy, 'UPDATE', namespace, name, subresource, object, prev, options);
     if (!this.deps.admission.wants('admit', 'UPDATE')) return this.updateAdmitted(strategy, old, prev, obj, attributes, subresource, options);
     const a = attributes(obj);
-    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.updateAdmitted(strategy, old, prev, a.object!, attributes, subresource, options));
+    // Admission saw the subresource's object (a Scale): what it made of it goes back into the parent.
+    const admitted = () => (form ? form.write(obj, a.object!) : a.object!);
+    return andThen(this.deps.admission.admit(a, this.context(strategy, options)), () => this.updateAdmitted(strategy, old, prev, admitted(), attributes, subresource, options));
   }
 
   /** 409 on a stale resourceVersion or another uid; 422 without a resourceVersion where the type needs one. */
@@ -295,7 +300,9 @@ export class Registry {
     const writeOptions: WriteRequestOptions = { ...rest, patchType };
     if (patchType === 'apply') return this.apply(strategy, namespace, name, patch, manager, force ?? false, subresource, writeOptions);
     const existing = this.get(type, namespace, name);
-    const patched = applyPatch(patchType, this.inVersion(type, parseStored(existing)), patch);
+    const live = this.inVersion(type, parseStored(existing));
+    const form = formOf(strategy, subresource);
+    const patched = applyPatch(patchType, form ? form.read(live) : live, patch);
     const meta = (patched.metadata ??= {}) as Meta;
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== String(existing.rv)) throw conflict(type, name);
     meta.resourceVersion = String(existing.rv);
@@ -370,6 +377,17 @@ export class Registry {
     const victims = [...storage.snapshot(type, storage.resourceVersion, namespace)].filter((o) => selectors.matches(o));
     return inSequence(victims, (v) => andThen(this.delete(type, v.namespace, v.name, deleteOptions, options), (r) => r.stored));
   }
+}
+
+/** The object of its own a subresource has (a Scale), if it has one. */
+const formOf = (strategy: Strategy, subresource: string | undefined): SubresourceForm | undefined => (subresource ? strategy.subresources[subresource]?.form : undefined);
+
+/** A subresource's object as sent: a JSON object naming the URL's object, or kube's 400. */
+function viewNamed(body: unknown, name: string): JsonObject {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request is not a JSON object');
+  const given = ((body as JsonObject).metadata as Meta | undefined)?.name;
+  if (given !== undefined && given !== name) throw badRequest(`the name of the object (${given}) does not match the name on the URL (${name})`);
+  return body as JsonObject;
 }
 
 /** The storage layer's precondition failure, as kube words it (PIPELINE.md §1). */

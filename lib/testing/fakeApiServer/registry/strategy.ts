@@ -2,6 +2,8 @@ import type { JsonObject, ResourceType } from '../resources.js';
 import type { SchemaStage } from '../schema/schemaStage.js';
 import type { Verb } from './builtInResource.js';
 import type { TypeRules } from './typeRules.js';
+import type { SubresourceAction, SubresourceConnect } from './subresourceAction.js';
+import type { WebhookClientConfig } from '../admission/webhookCall.js';
 
 export type { SchemaStage };
 
@@ -10,6 +12,16 @@ export type { SchemaStage };
 // same pipeline; where types differ, it reads this entry. Built-in entries are made from the
 // generated table (builtInTypes.generated.ts) and the overrides in strategies/; custom resources'
 // from their CRD (customResourceStrategy.ts).
+
+/**
+ * A CRD's `spec.conversion`, as the server applies it.
+ *
+ * @example
+ * ```ts
+ * const byWebhook: ConversionStrategy = { strategy: 'Webhook', crdName: 'backups.example.com', clientConfig: { url: 'https://127.0.0.1:9443/convert' } };
+ * ```
+ */
+export type ConversionStrategy = { readonly strategy: 'None' } | { readonly strategy: 'Webhook'; readonly crdName: string; readonly clientConfig: WebhookClientConfig };
 
 /**
  * The name rule of a type (PIPELINE.md §3; apimachinery's `ValidateObjectMeta` name functions).
@@ -65,6 +77,35 @@ export interface Subresource {
   readonly writes: ReadonlyArray<FieldPath>;
   /** The kind it answers with when it is not the type's own (`Scale`), for discovery. */
   readonly kind?: { readonly group: string; readonly version: string; readonly kind: string };
+  /** A subresource with an object of its own (`autoscaling/v1 Scale`): how it is read from and written into the parent. */
+  readonly form?: SubresourceForm;
+  /** A subresource that is an action (`pods/eviction`): what a POST to it does. */
+  readonly action?: SubresourceAction;
+  /** A connect subresource (`pods/log`, `pods/exec`): what any request to it answers. */
+  readonly connect?: SubresourceConnect;
+}
+
+/**
+ * A subresource whose object is a view of its parent (kube's `ScaleREST`): reads build the view
+ * from the stored parent; writes (PUT, and patches applied to the view) go back into the parent,
+ * which then takes the parent's update path (strategy, generation, validation, admission).
+ *
+ * @example
+ * ```ts
+ * const scale = strategy.subresources['scale']?.form;
+ * scale?.read(deployment); // { apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 3 }, ... }
+ * ```
+ */
+export interface SubresourceForm {
+  /** The view's kind and apiVersion (`Scale`, `autoscaling/v1`). */
+  readonly kind: string;
+  readonly apiVersion: string;
+  /** The view of a stored parent (throws a Status when the parent cannot give one). */
+  read(parent: JsonObject): JsonObject;
+  /** `parent` (a copy the caller owns) with what `view` writes; throws the view's 422. */
+  write(parent: JsonObject, view: JsonObject): JsonObject;
+  /** A GET of a missing parent names the subresource (`deployments/scale.apps "x" not found`), or the parent (custom resources). */
+  readonly missingParent: 'subresource' | 'parent';
 }
 
 /**
@@ -157,4 +198,8 @@ export interface Strategy {
   readonly schema?: SchemaStage;
   readonly mirror?: StorageMirror;
   readonly hooks: StrategyHooks;
+  /** Custom resources: how objects convert between the resource's served versions (absent: None). */
+  readonly conversion?: ConversionStrategy;
+  /** A deprecated version's `Warning` header text (kube's default or the CRD's `deprecationWarning`). */
+  readonly deprecationWarning?: string;
 }

@@ -38,7 +38,7 @@ export function createErrors(strategy: Strategy, obj: JsonObject, generated: boo
 /**
  * The causes of an update's 422: metadata, owner references, no finalizer added while the object
  * is being deleted, the type's update rules (main resource only: a subresource write changes no
- * field they look at), and the schema (with ratcheting against `prev`).
+ * field they look at, but one with an object of its own such as Scale does), and the schema (with ratcheting against `prev`).
  *
  * @example
  * ```ts
@@ -52,7 +52,7 @@ export function updateErrors(strategy: Strategy, next: JsonObject, prev: JsonObj
     ...objectMetaErrors(strategy.nameRule, meta.name ?? '', meta, false, false),
     ...ownerReferenceErrors(meta.ownerReferences),
     ...(deleting ? newFinalizerErrors(metaOf(prev).finalizers, meta.finalizers) : []),
-    ...(subresource ? [] : (strategy.rules.validateUpdate?.(next, prev) ?? [])),
+    ...(subresource && !strategy.subresources[subresource]?.form ? [] : (strategy.rules.validateUpdate?.(next, prev) ?? [])),
     ...(strategy.schema?.validate(next, prev) ?? []),
   ];
 }

@@ -61,7 +61,10 @@ export function admissionAttributes(
   extraOptions: JsonObject = {},
 ): AdmissionAttributes {
   const { group, version, kind, plural, namespaced } = strategy.type;
-  const gvk = { group, version, kind };
+  // A subresource with an object of its own (Scale) is admitted as that kind, with that object.
+  const sub = subresource ? strategy.subresources[subresource] : undefined;
+  const form = sub?.form;
+  const gvk = form && sub.kind ? sub.kind : { group, version, kind };
   const gvr = { group, version, resource: plural };
   const manager = options.owner && options.owner !== 'preset' ? options.owner.manager : undefined;
   return {
@@ -75,8 +78,8 @@ export function admissionAttributes(
     name,
     // A Namespace's attributes carry its own name as namespace (kube's admission for namespaces).
     namespace: namespaced ? namespace : group === '' && plural === 'namespaces' ? name : '',
-    object,
-    oldObject,
+    object: form && object ? form.read(object) : object,
+    oldObject: form && oldObject ? form.read(oldObject) : oldObject,
     userInfo: options.user ?? IN_PROCESS_USER,
     dryRun: options.dryRun === true,
     options: {

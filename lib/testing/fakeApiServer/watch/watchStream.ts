@@ -3,7 +3,8 @@ import type { SchedulerLike, Subscription } from 'rxjs';
 import type { Change } from '../storage/history.js';
 import type { ResourceType } from '../resources.js';
 import type { Selectors } from '../storage/selectors.js';
-import { bookmarkLine, changeLine } from './watchLines.js';
+import { bookmarkLine, changeLine, errorLine } from './watchLines.js';
+import { failure, StatusError } from '../status.js';
 
 const END = Symbol('end');
 /** kube-apiserver sends a last bookmark this long before a watch's deadline. */
@@ -13,6 +14,11 @@ const preTimeoutBookmarkMs = 2000;
 export interface WatchStreamOptions {
   /** Rewrites each line before it is sent (metadata-only watches); unset: lines as they are. */
   readonly encode?: (line: string) => string;
+  /**
+   * Converts each event line before `encode` (a custom resource's conversion webhook): lines keep
+   * their order; a failed conversion ends the stream with an ERROR event carrying its Status.
+   */
+  readonly convert?: (line: string) => Promise<string>;
   readonly res: ServerResponse;
   readonly type: ResourceType;
   readonly namespace: string | undefined;
@@ -40,6 +46,7 @@ export class WatchStream {
   private corked = false;
   private closed = false;
   private stalled = false;
+  private converting: Promise<void> | undefined;
   slowMs: number;
 
   constructor(readonly options: WatchStreamOptions) {
@@ -109,6 +116,27 @@ export class WatchStream {
   /** Queues a raw line (an event, an ERROR, a malformed line). */
   send(raw: string): void {
     if (this.closed || this.stalled) return;
+    const convert = this.options.convert;
+    if (convert) {
+      // In order: each line waits for the conversions before it.
+      this.converting = (this.converting ?? Promise.resolve()).then(() =>
+        this.closed
+          ? undefined
+          : convert(raw).then(
+              (line) => this.deliver(line),
+              (e: unknown) => {
+                this.deliver(errorLine(e instanceof StatusError ? e.status : failure(500, 'InternalError', String(e))));
+                this.end();
+              },
+            ),
+      );
+      return;
+    }
+    this.deliver(raw);
+  }
+
+  private deliver(raw: string): void {
+    if (this.closed || this.stalled) return;
     const line = this.options.encode ? this.options.encode(raw) : raw;
     if (this.slowMs > 0 || this.queue.length > 0) {
       this.queue.push(line);
@@ -119,6 +147,12 @@ export class WatchStream {
   /** Ends the stream cleanly (after what is queued), as a server-side timeout does. */
   end(): void {
     if (this.closed) return;
+    if (this.converting) {
+      const waiting = this.converting;
+      this.converting = undefined;
+      void waiting.then(() => this.end());
+      return;
+    }
     if (this.queue.length > 0) this.queue.push(END);
     else this.finish();
   }

@@ -7,7 +7,8 @@
 // watched or fetched object into a PartialObjectMetadata (apiVersion, kind and the whole metadata; no
 // spec, no status); `as=Table` (v1 or v1beta1) turns a GET, a LIST or each watch event into a
 // meta.k8s.io Table (printers/). Statuses (ERROR events) are sent as they are.
-import type { ResourceType } from '../resources.js';
+import type { SubresourceForm } from '../registry/strategy.js';
+import type { JsonObject, ResourceType } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 import type { TableGroupVersion } from '../printers/table.js';
 
@@ -165,4 +166,17 @@ export function outputFor(form: OutputForm, type: ResourceType, storageApiVersio
     return `${JSON.stringify({ type: event.type, object: { ...event.object, apiVersion: type.apiVersion } })}\n`;
   };
   return { form, listHead, object, watchLine };
+}
+
+/**
+ * How a subresource with an object of its own (a Scale) leaves the server: the view of each stored
+ * parent it answers about (a GET, a write's answer).
+ *
+ * @example
+ * ```ts
+ * writeJson(res, 200, subresourceOutput(form).object(stored.json)); // {"kind":"Scale",...}
+ * ```
+ */
+export function subresourceOutput(form: SubresourceForm): Output {
+  return { form: 'full', listHead: { kind: `${form.kind}List`, apiVersion: form.apiVersion }, object: (json) => JSON.stringify(form.read(JSON.parse(json) as JsonObject)) };
 }

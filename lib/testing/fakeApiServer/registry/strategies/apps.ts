@@ -1,9 +1,12 @@
+import { scaleSubresource, WORKLOAD_SCALE } from '../scale.js';
 import { fieldAt, SPEC, type StrategyEntry } from './strategyEntry.js';
+
 
 // apps/v1's and batch/v1's registry strategies (KK pkg/registry/apps/*, pkg/registry/batch/*): the
 // workloads, in `kubectl get all`, with generation and status resets.
 
 const ALL = ['all'];
+const SCALE = { scale: scaleSubresource(WORKLOAD_SCALE, true) };
 
 /**
  * apps/v1 and batch/v1 entries, by resource id.
@@ -21,13 +24,14 @@ export const workloadEntries: ReadonlyMap<string, StrategyEntry> = new Map<strin
       categories: ALL,
       // Annotations too: they are copied from a Deployment to its ReplicaSets.
       generation: { paths: [['spec'], ['metadata', 'annotations']] },
+      subresources: SCALE,
     },
   ],
   [
     'replicasets.apps',
-    { shortNames: ['rs'], categories: ALL, generation: SPEC, status: { onCreate: () => ({ replicas: 0 }) }, fieldSelectors: { 'status.replicas': fieldAt('status', 'replicas') } },
+    { shortNames: ['rs'], categories: ALL, generation: SPEC, subresources: SCALE, status: { onCreate: () => ({ replicas: 0 }) }, fieldSelectors: { 'status.replicas': fieldAt('status', 'replicas') } },
   ],
-  ['statefulsets.apps', { shortNames: ['sts'], categories: ALL, generation: SPEC, status: { onCreate: () => ({ replicas: 0, availableReplicas: 0 }) } }],
+  ['statefulsets.apps', { shortNames: ['sts'], categories: ALL, generation: SPEC, subresources: SCALE, status: { onCreate: () => ({ replicas: 0, availableReplicas: 0 }) } }],
   [
     'daemonsets.apps',
     {

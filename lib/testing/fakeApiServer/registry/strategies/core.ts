@@ -1,5 +1,8 @@
 import type { JsonObject } from '../../resources.js';
 import { coreEventFieldSelectors, EVENTS_V1, toCoreEvent, toEventsV1Event } from '../events.js';
+import { evictionSubresource } from '../eviction.js';
+import { podConnectSubresources } from '../podConnect.js';
+import { REPLICATION_CONTROLLER_SCALE, scaleSubresource } from '../scale.js';
 import { fieldAt, SPEC, type StrategyEntry } from './strategyEntry.js';
 
 // core/v1's registry strategies (KK pkg/registry/core/*/strategy.go and storage.go): short names,
@@ -67,6 +70,7 @@ export const coreEntries: ReadonlyMap<string, StrategyEntry> = new Map<string, S
       generation: SPEC,
       status: { onCreate: (obj) => ({ phase: 'Pending', qosClass: qosClass(obj.spec) }) },
       deleteAnswer: 'object',
+      subresources: { eviction: evictionSubresource, ...podConnectSubresources },
       fieldSelectors: {
         'spec.nodeName': fieldAt('spec', 'nodeName'),
         'spec.restartPolicy': fieldAt('spec', 'restartPolicy'),
@@ -116,7 +120,7 @@ export const coreEntries: ReadonlyMap<string, StrategyEntry> = new Map<string, S
   ['endpoints', { shortNames: ['ep'] }],
   ['persistentvolumeclaims', { shortNames: ['pvc'], status: { onCreate: () => ({ phase: 'Pending' }) } }],
   ['persistentvolumes', { shortNames: ['pv'], nameRule: 'pathSegment', status: { onCreate: () => ({ phase: 'Pending' }) } }],
-  ['replicationcontrollers', { shortNames: ['rc'], categories: ALL, generation: SPEC, garbageCollection: 'Orphan' }],
+  ['replicationcontrollers', { shortNames: ['rc'], categories: ALL, generation: SPEC, garbageCollection: 'Orphan', subresources: { scale: scaleSubresource(REPLICATION_CONTROLLER_SCALE, true) } }],
   ['limitranges', { shortNames: ['limits'] }],
   ['resourcequotas', { shortNames: ['quota'] }],
   ['componentstatuses', { shortNames: ['cs'] }],

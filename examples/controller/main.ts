@@ -41,7 +41,7 @@ export function createDeployment(api: FakeApiServer, namespace: string, name: st
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
     metadata: { namespace, name: `${name}-5d8f`, labels, ownerReferences: [controllerReference(deployment)] },
-    spec: { replicas, selector: { matchLabels: labels } },
+    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name, image: `${name}:1` }] } } },
   });
   for (let i = 0; i < replicas; i++) createPod(api, rs, i);
   return rs;

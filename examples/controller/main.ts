@@ -24,8 +24,10 @@ import { READY_PODS_LABEL, isReady, readyPodsController } from './readyPodsContr
 
 const { deployments: DEPLOYMENTS, replicaSets: REPLICASETS, pods: PODS } = builtInResources;
 
-/** Creates a Deployment, its ReplicaSet and `replicas` Pods (not ready), wired by owner references. */
+/** Creates a Deployment, its ReplicaSet and `replicas` Pods (not ready), wired by owner references; and their namespace if it is missing. */
 export function createDeployment(api: FakeApiServer, namespace: string, name: string, replicas: number): V1ReplicaSet {
+  // As on a cluster, nothing is created in a namespace that does not exist (NamespaceLifecycle's 404).
+  if (!api.get('namespaces', undefined, namespace)) api.create('namespaces', { metadata: { name: namespace } });
   const labels = { app: name };
   const deployment = api.create<V1Deployment>(DEPLOYMENTS, {
     apiVersion: 'apps/v1',

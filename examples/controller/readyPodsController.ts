@@ -11,6 +11,7 @@ import {
   ApiStatusError,
   apply,
   builtInResources,
+  can,
   controller,
   controllerReference,
   jsonPatch,
@@ -79,6 +80,14 @@ export function readyPodsController(factory: SharedInformerFactory, options: Rea
       watch<V1Pod>(pods, (pod) =>
         selectedBy(pod, deployments.lister().byNamespace(pod.metadata?.namespace ?? '').list()).map(metaNamespaceKeyFunc),
       ),
+    ],
+    // What the reconcile writes, which rxkube cannot see: the RBAC role generated from this
+    // controller (./rbac.ts, permissionsOf) grants these besides the informers' list and watch.
+    permissions: [
+      can.patchStatus(DEPLOYMENTS), // the condition: apply to /status (a patch; it never creates)
+      can.apply(CONFIGMAPS), // the owned ConfigMap: apply, which creates it the first time
+      can.patch(DEPLOYMENTS), // the label: a JSON patch through client-node
+      recorder, // its Events: create, and patch of their series
     ],
     concurrency: options.concurrency ?? 2,
     reconcile: async (_key, { object: deployment }) => {

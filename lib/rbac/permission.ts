@@ -110,7 +110,7 @@ const scoped = (r: Resource, namespace: string | undefined): { namespace?: strin
  *
  * @example
  * ```ts
- * const writes = [can.create(builtInResources.configMaps), can.patch(builtInResources.configMaps), can.writeStatus(backups), can.finalize(backups)];
+ * const writes = [can.create(builtInResources.configMaps), can.patch(builtInResources.configMaps), can.writeStatus(backups), can.patchStatus(builtInResources.deployments), can.finalize(backups)];
  * ```
  */
 export const can = {
@@ -141,6 +141,13 @@ export const can = {
   /** Server-side apply (`apply()`): a PATCH, and a create when the object does not exist yet. */
   apply(resource: Resource, namespace?: string): Permission {
     return can.verbs(resource, ['create', 'patch'], namespace);
+  },
+  /**
+   * Patches of `/status` only, server-side apply among them (`apply(..., { subresource: 'status' })`
+   * never creates): the least grant for a controller that does not replace the whole status.
+   */
+  patchStatus(resource: Resource, namespace?: string): Permission {
+    return { apiGroup: groupOf(resource), resource: `${resource.plural}/status`, verbs: ['patch'], ...scoped(resource, namespace) };
   },
   /** Writes of `/status` (patch and update). */
   writeStatus(resource: Resource, namespace?: string): Permission {

@@ -80,6 +80,13 @@ describe('what the code declares', () => {
     await factory.shutdown();
   });
 
+  it('can.patchStatus grants patch of /status only (server-side apply of a status never creates nor updates); writeStatus both', () => {
+    expect(can.patchStatus(builtInResources.deployments)).toEqual({ apiGroup: 'apps', resource: 'deployments/status', verbs: ['patch'] });
+    expect(can.patchStatus(gadgets, 'shop')).toEqual({ apiGroup: 'example.com', resource: 'gadgets/status', verbs: ['patch'], namespace: 'shop' });
+    expect(can.patchStatus(builtInResources.nodes, 'shop')).toEqual({ apiGroup: '', resource: 'nodes/status', verbs: ['patch'] }); // cluster-scoped
+    expect(policyRules([can.patchStatus(gadgets), can.writeStatus(gadgets)])).toEqual([{ apiGroups: ['example.com'], resources: ['gadgets/status'], verbs: ['update', 'patch'] }]);
+  });
+
   it('leader election: get and update of its Lease by name, create in its namespace', async () => {
     const elector = leaderElection({ lock: leaseLock(transport, 'ops', 'gadget-controller'), identity: 'a' });
     expect(permissionsOf(elector)).toEqual([

@@ -1,13 +1,6 @@
 import type { DroppableField } from '../listwatch/droppableField.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
 
-function stripManagedFieldsOf<T extends KubeObjectLike>(obj: T): T {
-  const meta = obj?.metadata as (KubeObjectLike['metadata'] & { managedFields?: unknown }) | undefined;
-  if (meta == null || !('managedFields' in meta)) return obj;
-  const { managedFields: _dropped, ...rest } = meta;
-  return { ...obj, metadata: rest };
-}
-
 /**
  * A ready-made informer transform: drops `metadata.managedFields` (server-side apply bookkeeping,
  * about 40% of a realistic pod's JSON) before the object is stored. Returns a shallow copy with new
@@ -25,6 +18,12 @@ function stripManagedFieldsOf<T extends KubeObjectLike>(obj: T): T {
  * pods.setTransform(stripManagedFields);
  * ```
  */
-export const stripManagedFields: (<T extends KubeObjectLike>(obj: T) => T) & {
-  readonly drops: ReadonlyArray<DroppableField>;
-} = Object.assign(stripManagedFieldsOf, { drops: Object.freeze(['metadata.managedFields'] as const) });
+export function stripManagedFields<T extends KubeObjectLike>(obj: T): T {
+  const meta = obj?.metadata as (KubeObjectLike['metadata'] & { managedFields?: unknown }) | undefined;
+  if (meta == null || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
+/** What it drops: an informer given it has these cut before parse. */
+stripManagedFields.drops = Object.freeze(['metadata.managedFields']) as ReadonlyArray<DroppableField>;

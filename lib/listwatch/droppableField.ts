@@ -12,7 +12,14 @@
  */
 export type DroppableField = 'metadata.managedFields';
 
-/** Whether `fields` holds a field this version knows how to cut. */
+/**
+ * Whether `fields` holds `metadata.managedFields`, the field this version knows how to cut.
+ *
+ * @example
+ * ```ts
+ * dropsManagedFields(stripManagedFields.drops); // true
+ * ```
+ */
 export function dropsManagedFields(fields: ReadonlyArray<DroppableField> | undefined): boolean {
   return fields !== undefined && fields.includes('metadata.managedFields');
 }

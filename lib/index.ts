@@ -151,7 +151,7 @@ export * from './transport/clientNodeLoadError.js';
 // Tracing's core side (no @opentelemetry/api): the `tracing` option's interface, KEP-5915's
 // annotation, log contexts. The OpenTelemetry implementation is rxkube/tracing.
 export type { Tracing, ReconcileSpan, ReconcileSpanStart, ReconcileSpanEnd, WriteSpan, WriteSpanStart, RequestSpan, RequestSpanStart, TracedRequests } from './tracing/tracing.js';
-export type { ChangeLink } from './tracing/changeLink.js';
+export type { ChangeLink } from './tracing/tracing.js';
 export type { ReconcileLogContext } from './tracing/reconcileLogContext.js';
 export { TRACEPARENT_ANNOTATION, TRACING_ANNOTATION_PREFIX, annotatedTraceContext, formatTraceparent, parseTraceparent, type TraceContext } from './tracing/traceContext.js';
 export { tracedListWatch } from './tracing/tracedListWatch.js';

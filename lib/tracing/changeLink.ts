@@ -1,36 +1,9 @@
 import type { Notification } from '../informer/notification.js';
 import { DeletedFinalStateUnknown } from '../meta/deletedFinalStateUnknown.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import { annotatedTraceContext, type TraceContext } from './traceContext.js';
+import { annotatedTraceContext } from './traceContext.js';
+import type { ChangeLink } from './tracing.js';
 import type { WriteCauses } from './writeCauses.js';
-
-/**
- * One change that queued a reconcile (a span link of the reconcile's span): the watch event of a
- * `for`, `owns` or `watches` informer, and, where one is known, the write that caused it.
- *
- * @example
- * ```ts
- * const link: ChangeLink = { source: 'for', type: 'MODIFIED', kind: 'ConfigMap', namespace: 'ns', name: 'a', resourceVersion: '42', at: 7 };
- * ```
- */
-export interface ChangeLink {
-  /** Which source of the controller: `for`, `owns[0]`, `watches[1]`. */
-  readonly source: string;
-  /** The watch event type the change came as. */
-  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  readonly kind?: string;
-  readonly namespace?: string;
-  readonly name?: string;
-  readonly resourceVersion?: string;
-  /** When the controller was told (ms, its clock). */
-  readonly at: number;
-  /**
-   * The span of the write that made this change: one this process sent (`write`), or the one
-   * KEP-5915's annotation names (`annotation`).
-   */
-  readonly cause?: TraceContext;
-  readonly causeFrom?: 'write' | 'annotation';
-}
 
 const EVENT_TYPES = { add: 'ADDED', update: 'MODIFIED', delete: 'DELETED' } as const;
 

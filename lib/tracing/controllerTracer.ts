@@ -1,8 +1,8 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Notification } from '../informer/notification.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import { changeLinkOf, type ChangeLink } from './changeLink.js';
-import type { ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, Tracing } from './tracing.js';
+import { changeLinkOf } from './changeLink.js';
+import type { ChangeLink, ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, Tracing } from './tracing.js';
 import { CausalReconcileSpan, writeCausesOf, type WriteCauses } from './writeCauses.js';
 
 // Links per reconcile at most (OpenTelemetry's default span link limit); the rest are counted.

@@ -6,7 +6,7 @@
  */
 export { openTelemetryTracing, type OpenTelemetryTracingOptions } from './openTelemetryTracing.js';
 export { TRACEPARENT_ANNOTATION, TRACING_ANNOTATION_PREFIX, annotatedTraceContext, formatTraceparent, parseTraceparent, type TraceContext } from './traceContext.js';
-export type { ChangeLink } from './changeLink.js';
+export type { ChangeLink } from './tracing.js';
 export type { ReconcileLogContext } from './reconcileLogContext.js';
 export type {
   Tracing,

@@ -11,10 +11,9 @@ import {
   type SpanContext,
   type Tracer,
 } from '@opentelemetry/api';
-import type { ChangeLink } from './changeLink.js';
 import { tracedListWatch } from './tracedListWatch.js';
 import type { TraceContext } from './traceContext.js';
-import type { ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, RequestSpan, RequestSpanStart, Tracing, WriteSpan, WriteSpanStart } from './tracing.js';
+import type { ChangeLink, ReconcileSpan, ReconcileSpanEnd, ReconcileSpanStart, RequestSpan, RequestSpanStart, Tracing, WriteSpan, WriteSpanStart } from './tracing.js';
 
 /**
  * Options of {@link openTelemetryTracing}.

@@ -1,7 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
 import type { ListWatch } from '../listwatch/listWatch.js';
 import type { KubeObjectLike } from '../meta/kubeObject.js';
-import type { ChangeLink } from './changeLink.js';
 import type { TraceContext } from './traceContext.js';
 
 // What rxkube's controllers and list/watch requests tell a tracer, as plain data: the core never
@@ -187,4 +186,32 @@ export interface TracedRequests {
   readonly namespace?: string;
   /** The clock of the spans' times; default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
+}
+
+/**
+ * One change that queued a reconcile (a span link of the reconcile's span): the watch event of a
+ * `for`, `owns` or `watches` informer, and, where one is known, the write that caused it.
+ *
+ * @example
+ * ```ts
+ * const link: ChangeLink = { source: 'for', type: 'MODIFIED', kind: 'ConfigMap', namespace: 'ns', name: 'a', resourceVersion: '42', at: 7 };
+ * ```
+ */
+export interface ChangeLink {
+  /** Which source of the controller: `for`, `owns[0]`, `watches[1]`. */
+  readonly source: string;
+  /** The watch event type the change came as. */
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly kind?: string;
+  readonly namespace?: string;
+  readonly name?: string;
+  readonly resourceVersion?: string;
+  /** When the controller was told (ms, its clock). */
+  readonly at: number;
+  /**
+   * The span of the write that made this change: one this process sent (`write`), or the one
+   * KEP-5915's annotation names (`annotation`).
+   */
+  readonly cause?: TraceContext;
+  readonly causeFrom?: 'write' | 'annotation';
 }

@@ -9,8 +9,7 @@ import { seededRandom } from './random.js';
 import { AdmissionChain } from './admission/chain.js';
 import { namespaceLifecycle } from './admission/namespaceLifecycle.js';
 import { installApiAdmission } from './admission/apiAdmission.js';
-import { webhookConfigurationRules } from './admission/webhookConfigurationRules.js';
-import { admissionPolicyRules } from './admission/admissionPolicyRules.js';
+import { jsonPatch } from './registry/patch.js';
 import { Registry } from './registry/store.js';
 import { builtInStrategies } from './registry/builtInStrategies.js';
 import { ResourceTypes } from './registry/resourceTypes.js';
@@ -90,7 +89,7 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
   // The schemas find served types and the types' strategies take their schema stages: each refers
   // to the other only when called, after both are made.
   const schemas: CustomResourceSchemas = new CustomResourceSchemas(storage, (g, v, p) => types.find(g, v, p));
-  const rules = new Map([...builtInTypeRules, ...webhookConfigurationRules, ...admissionPolicyRules, ...(options.typeRules ?? [])]);
+  const rules = options.typeRules ? new Map([...builtInTypeRules, ...options.typeRules]) : builtInTypeRules;
   const types: ResourceTypes = new ResourceTypes(builtInStrategies(rules), (t) => schemas.stage(t));
   for (const def of options.resources ?? []) types.register(def);
   const namespaces = () => types.resolve('namespaces');
@@ -105,7 +104,19 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     }),
     rbacEscalation(access),
   ]);
-  installApiAdmission({ storage, types, chain: admission, scheduler, rng, ...(options.webhooks ? { endpoints: options.webhooks } : {}) });
+  installApiAdmission({
+    storage,
+    types: {
+      find: (g, v, p) => types.find(g, v, p),
+      all: () => types.all(),
+      crdOf: (t) => storage.get(customResourceDefinitionType, `${t.plural}.${t.group}`),
+    },
+    chain: admission,
+    scheduler,
+    rng,
+    jsonPatch,
+    ...(options.webhooks ? { endpoints: options.webhooks } : {}),
+  });
   const store = new Registry({ storage, types, rng, now: () => scheduler.now(), admission });
   const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
   const hub = new WatchHub();

@@ -35,7 +35,7 @@ describe('rules never crash on bad input', () => {
 });
 
 describe('builtInTypeRules', () => {
-  it('has an entry for every built-in type issue 33 names', () => {
+  it('has an entry for every built-in type issues 33 and 34 name', () => {
     expect([...builtInTypeRules.keys()].sort()).toEqual(
       [
         'pods', 'podtemplates', 'replicationcontrollers', 'services', 'endpoints', 'configmaps', 'secrets', 'namespaces', 'serviceaccounts', 'persistentvolumeclaims',
@@ -43,6 +43,10 @@ describe('builtInTypeRules', () => {
         'networkpolicies.networking.k8s.io', 'poddisruptionbudgets.policy', 'horizontalpodautoscalers.autoscaling', 'leases.coordination.k8s.io',
         'roles.rbac.authorization.k8s.io', 'clusterroles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io',
         'clusterrolebindings.rbac.authorization.k8s.io', 'endpointslices.discovery.k8s.io',
+        // issue 34: the admission types
+        'validatingwebhookconfigurations.admissionregistration.k8s.io', 'mutatingwebhookconfigurations.admissionregistration.k8s.io',
+        'validatingadmissionpolicies.admissionregistration.k8s.io', 'validatingadmissionpolicybindings.admissionregistration.k8s.io',
+        'mutatingadmissionpolicies.admissionregistration.k8s.io', 'mutatingadmissionpolicybindings.admissionregistration.k8s.io',
       ].sort(),
     );
   });

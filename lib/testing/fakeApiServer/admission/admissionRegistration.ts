@@ -1,12 +1,10 @@
 import type { SchedulerLike } from 'rxjs';
 import type { Random } from '../random.js';
-import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { JsonObject, ResourceType } from '../resources.js';
 import type { Storage } from '../storage/storage.js';
-import { objectKey, parseStored } from '../storage/storedObject.js';
+import { objectKey, parseStored, type StoredObject } from '../storage/storedObject.js';
 import { labelSelectorFromObject } from '../../../labels/labelSelector.js';
 import { mergeSchemaOf, type MergeSchema } from '../fields/listTypes.js';
-import { customResourceDefinitionType } from '../registry/customResourceDefinitions.js';
 import type { PolicySource } from './policyBindings.js';
 import type { AdmissionPlugin } from './attributes.js';
 import type { AdmissionChain } from './chain.js';
@@ -71,10 +69,28 @@ export function webhookRouting(e: WebhookEndpoints | undefined): { routes: Webho
   return { routes, inProcess };
 }
 
+/**
+ * The served types, as the registration asks them (the registry's `ResourceTypes` and the stored
+ * CRDs: passed in, since admission sits below the registry).
+ *
+ * @example
+ * ```ts
+ * const types: ServedTypes = { find: (g, v, p) => registryTypes.find(g, v, p), all: () => registryTypes.all(), crdOf: () => undefined };
+ * ```
+ */
+export interface ServedTypes {
+  find(group: string, version: string, plural: string): ResourceType | undefined;
+  all(): ReadonlyArray<ResourceType>;
+  /** The stored CRD of a custom resource type. */
+  crdOf(type: ResourceType): StoredObject | undefined;
+}
+
 /** What the registration needs of the server. */
 export interface AdmissionRegistrationDeps {
   readonly storage: Storage;
-  readonly types: ResourceTypes;
+  readonly types: ServedTypes;
+  /** RFC 6902 JSON Patch as the server applies it (kube's texts for a patch that does not apply). */
+  readonly jsonPatch: (doc: unknown, ops: unknown) => unknown;
   readonly chain: AdmissionChain;
   readonly scheduler: SchedulerLike;
   readonly rng: Random;
@@ -159,6 +175,7 @@ export class AdmissionRegistration {
       namespaceOf: (n) => this.namespaceOf(n),
       served: (g, v, r) => this.servedKind(g, v, r),
       uuid: () => this.deps.rng.uuid(),
+      jsonPatch: this.deps.jsonPatch,
       scheduler: this.deps.scheduler,
       routes,
       inProcess,
@@ -166,8 +183,9 @@ export class AdmissionRegistration {
   }
 
   /** What the policy plugins read: policies and bindings by name, namespaces, params, merge schemas. */
-  policySource(): PolicySource & { mergeSchema(group: string, version: string, resource: string): MergeSchema | undefined } {
+  policySource(): PolicySource & { mergeSchema(group: string, version: string, resource: string): MergeSchema | undefined; jsonPatch(doc: unknown, ops: unknown): unknown } {
     return {
+      jsonPatch: this.deps.jsonPatch,
       policies: (kind) => this.objects(`${kind}admissionpolicies`),
       bindings: (kind) => this.objects(`${kind}admissionpolicybindings`),
       namespaceOf: (n) => this.namespaceOf(n),
@@ -188,7 +206,7 @@ export class AdmissionRegistration {
       mergeSchema: (group, version, resource) => {
         const type = this.deps.types.find(group, version, resource);
         if (!type) return undefined;
-        const crd = type.builtIn ? undefined : this.deps.storage.get(customResourceDefinitionType, `${type.plural}.${type.group}`);
+        const crd = type.builtIn ? undefined : this.deps.types.crdOf(type);
         return mergeSchemaOf(type, crd ? parseStored(crd) : undefined);
       },
     };

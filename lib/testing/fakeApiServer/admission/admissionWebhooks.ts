@@ -1,6 +1,5 @@
 import type { SchedulerLike } from 'rxjs';
 import type { LabelSelectorObject } from '../../../labels/labelSelector.js';
-import { jsonPatch } from '../registry/patch.js';
 import type { JsonObject } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 import { matchesConditions, type MatchConditionSpec } from './matchConditions.js';
@@ -57,7 +56,7 @@ export interface ConfiguredWebhook {
  *
  * @example
  * ```ts
- * const source: WebhookSource = { webhooks: () => [], namespaceOf: () => undefined, served: () => undefined, uuid: () => 'u', scheduler: asyncScheduler };
+ * const source: WebhookSource = { webhooks: () => [], namespaceOf: () => undefined, served: () => undefined, uuid: () => 'u', jsonPatch: (doc) => doc, scheduler: asyncScheduler };
  * ```
  */
 export interface WebhookSource {
@@ -65,6 +64,8 @@ export interface WebhookSource {
   namespaceOf(name: string): JsonObject | undefined;
   readonly served: ServedKind;
   uuid(): string;
+  /** RFC 6902 JSON Patch as the server applies it. */
+  jsonPatch(doc: unknown, ops: unknown): unknown;
   readonly scheduler: SchedulerLike;
   readonly routes?: WebhookRoutes;
   readonly inProcess?: ReadonlyMap<string, InProcessWebhook>;
@@ -128,7 +129,7 @@ interface Round {
 const idOf = (w: ConfiguredWebhook): string => `${w.configuration}/${w.hook.name}`;
 
 /** Applies a webhook's patch to the object: kube's 500s for a patch on DELETE or one that does not apply. */
-function applyWebhookPatch(name: string, a: AdmissionAttributes, ops: unknown, ctx: AdmissionPluginContext | undefined): boolean {
+function applyWebhookPatch(name: string, a: AdmissionAttributes, ops: unknown, ctx: AdmissionPluginContext | undefined, jsonPatch: WebhookSource['jsonPatch']): boolean {
   if (!Array.isArray(ops) || ops.length === 0) return false;
   if (a.operation === 'DELETE' || !a.object) throw internalError(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`);
   let patched: JsonObject;
@@ -184,7 +185,7 @@ export function mutatingAdmissionWebhooks(source: WebhookSource): AdmissionPlugi
             if (!answer) return step(next);
             warnings.push(...answer.warnings);
             if (!answer.allowed) return { ...denial(w.hook.name, answer), warnings } as AdmissionResponse;
-            if (applyWebhookPatch(w.hook.name, a, answer.patch, ctx)) for (const k of r.reinvocable.keys()) r.reinvocable.set(k, true);
+            if (applyWebhookPatch(w.hook.name, a, answer.patch, ctx, source.jsonPatch)) for (const k of r.reinvocable.keys()) r.reinvocable.set(k, true);
             if (r.second) r.reinvocable.set(idOf(w), false);
             else if (w.hook.reinvocationPolicy === 'IfNeeded') r.reinvocable.set(idOf(w), false);
             return step(next);

@@ -1,6 +1,5 @@
 import { merge } from '../fields/fieldWalk.js';
 import type { MergeSchema } from '../fields/listTypes.js';
-import { jsonPatch } from '../registry/patch.js';
 import type { JsonObject } from '../resources.js';
 import { failure, StatusError } from '../status.js';
 import { jsonValue } from './admissionCel.js';
@@ -26,6 +25,8 @@ const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !==
  */
 export interface MutatingPolicySource extends PolicySource {
   mergeSchema(group: string, version: string, resource: string): MergeSchema | undefined;
+  /** RFC 6902 JSON Patch as the server applies it. */
+  jsonPatch(doc: unknown, ops: unknown): unknown;
 }
 
 const policyError = (bound: BoundPolicy, errors: ReadonlyArray<string>): StatusError => {
@@ -50,7 +51,7 @@ function mutate(a: AdmissionAttributes, m: JsonObject, activation: object, sourc
   const ops = jsonValue(r.value);
   if (!Array.isArray(ops)) return 'type mismatch: JSONPatchType.expression should evaluate to array';
   try {
-    return jsonPatch(obj, ops) as JsonObject;
+    return source.jsonPatch(obj, ops) as JsonObject;
   } catch (e) {
     return `JSON Patch: ${e instanceof StatusError ? (e.status.message ?? '') : String(e)}`;
   }

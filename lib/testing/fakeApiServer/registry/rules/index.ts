@@ -22,6 +22,8 @@ import { networkPolicyRules } from './networking/networkPolicy.js';
 import { podDisruptionBudgetRules } from './policy/podDisruptionBudget.js';
 import { clusterRoleBindingRules, roleBindingRules } from './rbac/bindings.js';
 import { clusterRoleRules, roleRules } from './rbac/roles.js';
+import { admissionPolicyRules } from './admissionregistration/admissionPolicies.js';
+import { webhookConfigurationRules } from './admissionregistration/webhookConfigurations.js';
 
 export { NODE_PORT_RANGE, SERVICE_CLUSTER_IP_RANGE } from './core/serviceAllocation.js';
 
@@ -66,4 +68,6 @@ export const builtInTypeRules: ReadonlyMap<string, TypeRules> = new Map<string, 
   ['rolebindings.rbac.authorization.k8s.io', roleBindingRules],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingRules],
   ['endpointslices.discovery.k8s.io', endpointSliceRules],
+  ...webhookConfigurationRules,
+  ...admissionPolicyRules,
 ]);

@@ -1,8 +1,8 @@
-import type { TypeRules } from '../registry/typeRules.js';
-import type { JsonObject } from '../resources.js';
-import type { FieldError } from '../status.js';
-import { checkAdmissionShape } from './admissionShapes.js';
-import { compileAdmissionExpression, type AdmissionCelVariable, type CelResult } from './admissionCel.js';
+import type { TypeRules } from '../../typeRules.js';
+import type { JsonObject } from '../../../resources.js';
+import type { FieldError } from '../../../status.js';
+import { checkAdmissionShape } from '../../../admission/admissionShapes.js';
+import { compileAdmissionExpression, type AdmissionCelVariable, type CelResult } from '../../../admission/admissionCel.js';
 
 // ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings as kube stores them
 // (ADMISSION.md §5, §6; KK admissionregistration/v1 defaults.go and validation.go): defaults, and

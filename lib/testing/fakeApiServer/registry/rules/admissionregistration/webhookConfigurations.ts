@@ -1,9 +1,9 @@
-import { webhookConfigurationProblems, type WebhookConfigurationLike } from '../../../webhooks/validateWebhookConfiguration.js';
-import type { FieldError as WebhookFieldError } from '../../../webhooks/fieldErrors.js';
-import type { JsonObject } from '../resources.js';
-import type { FieldError } from '../status.js';
-import type { TypeRules } from '../registry/typeRules.js';
-import { checkAdmissionShape } from './admissionShapes.js';
+import { webhookConfigurationProblems, type WebhookConfigurationLike } from '../../../../../webhooks/validateWebhookConfiguration.js';
+import type { FieldError as WebhookFieldError } from '../../../../../webhooks/fieldErrors.js';
+import type { JsonObject } from '../../../resources.js';
+import type { FieldError } from '../../../status.js';
+import type { TypeRules } from '../../typeRules.js';
+import { checkAdmissionShape } from '../../../admission/admissionShapes.js';
 
 // ValidatingWebhookConfiguration and MutatingWebhookConfiguration as kube stores them
 // (ADMISSION.md §3): the v1 defaults (KK admissionregistration/v1/defaults.go) and the creation

@@ -79,10 +79,10 @@ describe('the backup controller under enforced RBAC, as its ServiceAccount with 
     const run = await start(generated);
     try {
       await run.admin.createNamespacedCustomObject({ ...where, body: nightly() });
-      const stored = await waitFor(() => {
-        const b = run.api.get<Backup>('backups.example.com', 'default', 'nightly');
-        return b?.status?.configMap ? b : undefined;
-      }, patiently);
+      // Its status written, or a 403: a role missing a verb the controller needs fails here with kube's message.
+      await waitFor(() => forbidden(run.errors).length > 0 || run.api.get<Backup>('backups.example.com', 'default', 'nightly')?.status?.configMap, patiently);
+      expect(forbidden(run.errors)).toEqual([]);
+      const stored = run.api.get<Backup>('backups.example.com', 'default', 'nightly')!;
       expect(stored.status).toEqual({ configMap: configMapName(stored), observedGeneration: 1 });
       expect(run.api.get('configmaps', 'default', 'nightly-backup')).toBeDefined();
       await run.admin.deleteNamespacedCustomObject({ ...where, name: 'nightly' });

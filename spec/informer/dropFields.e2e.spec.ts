@@ -30,7 +30,7 @@ let inf: Informer<Pod> | undefined;
 let factory: SharedInformerFactory | undefined;
 
 beforeEach(async () => {
-  api = await startFakeApiServer({ bookmarkIntervalMs: 0 });
+  api = await startFakeApiServer({ namespaces: ['ns'], bookmarkIntervalMs: 0 });
   for (const name of ['a', 'b', 'c']) {
     api.create('pods', { ...podFixture({ namespace: 'ns', name, labels: { app: 'web' } }), metadata: { ...podFixture({ namespace: 'ns', name, labels: { app: 'web' } }).metadata, managedFields } });
   }

@@ -56,8 +56,11 @@ console.log(`browser bundle ok: ${files.length} core files, no Node built-ins`);
 // The budget, in bytes of rxkube's minified code. Issue 36 took the Node transport out of the browser
 // entry: 94.7 kB before, 89.2 kB after (89,246 bytes); the rest of the growth since 85.8 kB is the
 // factory's metadata() and followCrd() (see the CHANGELOG). Then informer.lag() (issue 38's lag metric)
-// and plainCopy's own-property copy (issue 34): 89,548 bytes. Raise it only for code a browser app needs.
-const BUDGET = 89_800;
+// and plainCopy's own-property copy (issue 34): 89,548 bytes. Then 96,607 bytes: cutting managedFields
+// before JSON.parse (lib/listwatch/managedFieldsCuts.ts, 3.7 kB, issue 37), the RBAC declarations the
+// factory's informers make (lib/rbac/permission.ts, 1.2 kB, issue 35), the factory's tracing option and
+// the informer's key hand-over (issues 37, 38). Raise it only for code a browser app needs.
+const BUDGET = 96_800;
 const { build } = await import('esbuild');
 const service = readFileSync('examples/angular/src/app/pods.service.ts', 'utf8');
 const imports = /import \{([^}]*)\} from 'rxkube';/.exec(service)[1].split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type '));

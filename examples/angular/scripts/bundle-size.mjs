@@ -46,9 +46,10 @@ const code = alone.outputFiles[0].contents;
 console.log(`rxkube on its own (the app's imports, rxjs external): ${kb(code.length)} raw, ${kb(gzipSync(code).length)} gzipped`);
 
 // rxkube's share, in bytes: 88.8 kB after issue 36 (94.3 kB before), then about 300 bytes for
-// informer.lag() (issue 38) and plainCopy (issue 34). Growth fails: see
-// `node scripts/check-browser-bundle.mjs --detail` at the repository's root for what grew.
-const RXKUBE_BUDGET = 89_400;
+// informer.lag() (issue 38) and plainCopy (issue 34), then about 7.1 kB for the cut of managedFields
+// before parse (issue 37), the informers' RBAC declarations (issue 35) and the tracing option (issue 38).
+// Growth fails: see `node scripts/check-browser-bundle.mjs --detail` at the repository's root for what grew.
+const RXKUBE_BUDGET = 97_000;
 const rxkubeBytes = byPkg.get('rxkube') ?? 0;
 if (rxkubeBytes > RXKUBE_BUDGET) {
   console.error(`rxkube is ${kb(rxkubeBytes)} of the bundle, over its budget of ${kb(RXKUBE_BUDGET)}`);

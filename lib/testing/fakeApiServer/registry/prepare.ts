@@ -1,6 +1,7 @@
 import type { JsonObject } from '../resources.js';
 import { sameJson } from './sameContent.js';
-import type { FieldPath, GenerationPolicy, Strategy } from './strategy.js';
+import type { GenerationPolicy, Strategy } from './strategy.js';
+import { getAt, setAt } from './fieldPaths.js';
 
 // The strategy stage of a write (kube's `PrepareForCreate` / `PrepareForUpdate` with `BeforeUpdate`'s
 // kept system metadata), driven by the type's strategy entry: what a create does to the status,
@@ -10,26 +11,7 @@ import type { FieldPath, GenerationPolicy, Strategy } from './strategy.js';
 
 type Meta = { [k: string]: unknown; generation?: number };
 
-const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function getAt(obj: JsonObject, path: FieldPath): unknown {
-  let v: unknown = obj;
-  for (const k of path) v = isObject(v) ? v[k] : undefined;
-  return v;
-}
-
-/** Sets (or, for undefined, deletes) the value at `path`, copying the objects on the way (they may be shared with the stored object). */
-function setAt(obj: JsonObject, path: FieldPath, value: unknown): void {
-  let parent = obj;
-  for (const k of path.slice(0, -1)) {
-    const next = isObject(parent[k]) ? { ...(parent[k] as JsonObject) } : {};
-    parent[k] = next;
-    parent = next;
-  }
-  const last = path[path.length - 1];
-  if (value === undefined) delete parent[last];
-  else parent[last] = value;
-}
 
 /**
  * What a create does to the object beyond metadata: the status reset (`PrepareForCreate`; kept with

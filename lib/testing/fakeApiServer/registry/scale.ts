@@ -3,6 +3,7 @@ import type { JsonObject } from '../resources.js';
 import { invalidValue } from '../schema/fieldErrors.js';
 import { badRequest, internalError, invalid } from '../status.js';
 import type { FieldPath, Subresource, SubresourceForm } from './strategy.js';
+import { getAt, setAt } from './fieldPaths.js';
 
 // The scale subresource (PIPELINE.md §7; TESTCLUSTER.md §1 for custom resources): an
 // autoscaling/v1 Scale read from the parent (KK `scaleFromDeployment` and its siblings, AX
@@ -26,21 +27,7 @@ export interface ScalePaths {
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function getAt(obj: JsonObject, path: FieldPath): unknown {
-  let v: unknown = obj;
-  for (const k of path) v = isObject(v) ? v[k] : undefined;
-  return v;
-}
 
-function setAt(obj: JsonObject, path: FieldPath, value: unknown): void {
-  let parent = obj;
-  for (const k of path.slice(0, -1)) {
-    const next = isObject(parent[k]) ? { ...(parent[k] as JsonObject) } : {};
-    parent[k] = next;
-    parent = next;
-  }
-  parent[path[path.length - 1]] = value;
-}
 
 const jsonPath = (path: FieldPath): string => `.${path.join('.')}`;
 

@@ -1,51 +1,30 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import {
+  bitString,
+  explicit,
+  integer,
+  objectIdentifier as oid,
+  octetString as octets,
+  pem,
+  sequence as seq,
+  set,
+  time,
+  TRUE,
+  tlv,
+  utf8String as utf8,
+} from '../../../node/x509/der.js';
 
 /**
- * X.509 certificates built with node:crypto alone: a DER encoder for the few ASN.1 types a
- * certificate needs, ECDSA P-256 keys, SHA-256 signatures. Enough for a CA and a server
+ * X.509 certificates built with node:crypto alone (DER from lib/node/x509/der.ts, shared with
+ * rxkube/webhooks), ECDSA P-256 keys, SHA-256 signatures. Enough for a CA and a server
  * certificate for 127.0.0.1/localhost that Node's TLS and Go's (kubectl) accept.
  */
 
-const len = (n: number): Buffer => {
-  if (n < 0x80) return Buffer.from([n]);
-  const bytes: number[] = [];
-  for (let x = n; x > 0; x = Math.floor(x / 256)) bytes.unshift(x & 0xff);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
-};
-const tlv = (tag: number, ...parts: Buffer[]): Buffer => {
-  const body = Buffer.concat(parts);
-  return Buffer.concat([Buffer.from([tag]), len(body.length), body]);
-};
-const seq = (...p: Buffer[]) => tlv(0x30, ...p);
-const set = (...p: Buffer[]) => tlv(0x31, ...p);
-const integer = (b: Buffer) => tlv(0x02, b[0] & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
-const oid = (dotted: string): Buffer => {
-  const [a, b, ...rest] = dotted.split('.').map(Number);
-  const out = [40 * a + b];
-  for (const n of rest) {
-    const chunk = [n & 0x7f];
-    for (let x = Math.floor(n / 128); x > 0; x = Math.floor(x / 128)) chunk.unshift(0x80 | (x & 0x7f));
-    out.push(...chunk);
-  }
-  return tlv(0x06, Buffer.from(out));
-};
-const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, 'utf8'));
-const bitString = (b: Buffer, unused = 0) => tlv(0x03, Buffer.from([unused]), b);
-const octets = (b: Buffer) => tlv(0x04, b);
-const explicit = (n: number, inner: Buffer) => tlv(0xa0 + n, inner);
-const TRUE = tlv(0x01, Buffer.from([0xff]));
-const time = (d: Date): Buffer => {
-  const s = d.toISOString().replace(/[-:T]/g, '').slice(0, 14); // YYYYMMDDHHMMSS
-  return d.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(`${s.slice(2)}Z`)) : tlv(0x18, Buffer.from(`${s}Z`));
-};
 const rdn = (type: string, value: string) => set(seq(oid(type), utf8(value)));
 // O (organization) before CN, as kubeadm and kind write `O=system:masters, CN=kubernetes-admin`.
 const name = (cn: string, organizations: ReadonlyArray<string> = []) => seq(...organizations.map((o) => rdn('2.5.4.10', o)), rdn('2.5.4.3', cn));
 const extension = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(critical ? [TRUE] : []), octets(value));
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
-
-const pem = (label: string, der: Buffer): string =>
-  `-----BEGIN ${label}-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
 
 const keyId = (key: KeyObject): Buffer => createHash('sha1').update(key.export({ type: 'spki', format: 'der' })).digest();
 

@@ -1,19 +1,11 @@
+import type { RequestFacts } from '../rbac/requestAttributes.js';
 import { queryBool } from './http.js';
 
-/** What a request is about, as kube-apiserver's RequestInfoFactory works it out from the path. */
-export interface RequestInfo {
-  readonly isResourceRequest: boolean;
-  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection (or the lower-case method). */
-  readonly verb: string;
-  readonly group: string;
-  readonly version: string;
-  readonly namespace: string;
-  readonly resource: string;
-  readonly name: string;
-  readonly subresource: string;
-  /** Extra field selector from an old `/watch/.../{name}` path. */
-  readonly nameFieldSelector?: string;
-}
+/**
+ * What a request is about, as kube-apiserver's RequestInfoFactory works it out from the path: the
+ * facts authorization reads (rbac/requestAttributes.ts), one shape for both.
+ */
+export type RequestInfo = RequestFacts;
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
 

@@ -16,6 +16,7 @@ import type { UserInfo } from './userInfo.js';
  */
 export interface RequestFacts {
   readonly isResourceRequest: boolean;
+  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection (or the lower-case method). */
   readonly verb: string;
   readonly group: string;
   readonly version: string;

@@ -56,7 +56,7 @@ describe('the Angular example in Chromium', { timeout: 180_000 }, () => {
     assert.ok(executablePath, 'Chromium not found: apt-get install chromium, or set CHROMIUM');
     assert.ok(existsSync(join(browserDir, 'index.html')), `no build in ${browserDir}: run npm run build`);
     mkdirSync(artifacts, { recursive: true });
-    api = await startFakeApiServer({ http: true, bookmarkIntervalMs: BOOKMARK_MS });
+    api = await startFakeApiServer({ http: true, bookmarkIntervalMs: BOOKMARK_MS, namespaces: [NS, 'ns-0', 'ns-1', 'ns-2', 'ns-3'] });
     // Seeded with their status (a create through the API resets a Pod's status, as kube's does).
     const seeded = { withStatus: true };
     for (let i = 0; i < 6; i++) api.create('pods', pod(`web-${i}`, { app: 'web', shard: String(i % 2) }, i === 5 ? 'Pending' : 'Running'), seeded);

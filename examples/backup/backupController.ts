@@ -114,7 +114,7 @@ export function backupController(kubeConfig: KubeConfig, store: BackupStore): Ba
     permissions: [
       can.create(builtInResources.configMaps),
       can.patch(builtInResources.configMaps),
-      can.writeStatus(backups),
+      can.patchStatus(backups), // the status is a merge patch, never an update
       can.finalize(backups),
       recorder,
     ],

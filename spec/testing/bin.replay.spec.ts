@@ -1,10 +1,10 @@
 // rxkube-fake-apiserver --replay FILE: a recording served from a shell.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, startFakeApiServerBin } from './fakeApiServerBin.js';
+import { BIN, startFakeApiServerBin, BIN_START_TIMEOUT } from './fakeApiServerBin.js';
 import { listedPod } from '../support/pods.js';
 
 const pod = (name: string, rv: string) => listedPod(name, rv, { uid: `uid-${name}` });
@@ -15,6 +15,9 @@ const RECORDING = [
 ]
   .map((e) => JSON.stringify(e))
   .join('\n');
+
+// A test that starts the bin has its start bound and 30 s of its own.
+jest.setTimeout(BIN_START_TIMEOUT + 30_000);
 
 describe('rxkube-fake-apiserver --replay', () => {
   let dir: string;

@@ -1,12 +1,15 @@
 // The rxkube-fake-apiserver bin, run from its TypeScript source through tsx (the build is checked in
 // CI separately): prints `listening on URL`, writes a kubeconfig, seeds pods, serves until killed.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthorizationV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { BIN, TSX, startFakeApiServerBin } from './fakeApiServerBin.js';
+import { BIN, TSX, startFakeApiServerBin, BIN_START_TIMEOUT } from './fakeApiServerBin.js';
+
+// A test that starts the bin has its start bound and 30 s of its own.
+jest.setTimeout(BIN_START_TIMEOUT + 30_000);
 
 describe('rxkube-fake-apiserver bin', () => {
   let dir: string;

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN } from './fakeApiServerBin.js';
+import { BIN, BIN_START_TIMEOUT } from './fakeApiServerBin.js';
 
 describe('rxkube-fake-apiserver --crd with a CRD the server refuses', () => {
   let dir: string;
@@ -40,5 +40,5 @@ describe('rxkube-fake-apiserver --crd with a CRD the server refuses', () => {
     expect(err).toContain(
       `rxkube-fake-apiserver: --crd ${file}: 422 Invalid: CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: spec.validation.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields`,
     );
-  });
+  }, BIN_START_TIMEOUT + 30_000); // the bin loads (through tsx) before it refuses
 });

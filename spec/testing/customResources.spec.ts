@@ -8,7 +8,6 @@ import {
   CustomObjectsApi,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import type { KubeObject } from '../../lib/meta/kubeObject.js';
 import type { Resource } from '../../lib/listwatch/resource.js';
 import { RxkubeError } from '../../lib/errors.js';
 import { createDeploymentChain, podFixture, startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
+import { BIN_START_TIMEOUT, startFakeApiServerBin } from './fakeApiServerBin.js';
 
 const crd: V1CustomResourceDefinition = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -179,22 +179,10 @@ describe('rxkube-fake-apiserver --crd FILE', () => {
         '',
       ].join('\n'),
     );
-    const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-    const bin = join(process.cwd(), 'lib', 'bin', 'rxkube-fake-apiserver.ts');
-    const child = spawn(tsx, [bin, '--http', '--port', '0', '--crd', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    // Through the shared starter: node with tsx's loader (the tsx CLI kills its child on a loaded
+    // machine) and a bounded start.
+    const { child, url, exited } = await startFakeApiServerBin(['--http', '--port', '0', '--crd', file]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /^listening on (\S+)\n/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.once('exit', () => reject(new Error(`exited early: ${out} ${err}`)));
-      });
       const list = await fetch(`${url}/apis/example.com/v1/namespaces/default/widgets`);
       expect(list.status).toBe(200);
       expect(((await list.json()) as { kind: string }).kind).toBe('WidgetList');
@@ -203,5 +191,5 @@ describe('rxkube-fake-apiserver --crd FILE', () => {
       await exited;
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, BIN_START_TIMEOUT + 30_000);
 });

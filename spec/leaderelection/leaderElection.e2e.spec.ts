@@ -77,7 +77,7 @@ describe('leader election against the fake API server (real time, bounded)', () 
     await waitFor(() => b.elector.isLeader(), LD + 2 * maxCandidateWait + 1_000, 'b to take over');
     const tookOver = performance.now() - cutAt;
     figures.push(`partitioned leader stepped down after ${steppedDown.toFixed(0)} ms (bound RD ${RD} ms); the other led after ${tookOver.toFixed(0)} ms`);
-    expect(steppedDown).toBeLessThan(RD + SLACK / 5); // a timer at the deadline: only timer delay on top
+    expect(steppedDown).toBeLessThan(RD + SLACK / 2); // a timer at the deadline: only timer (and event-loop) delay on top
     const aTerm = log.terms.find((t) => t.identity === 'a')!;
     const bTerm = log.terms.find((t) => t.identity === 'b')!;
     expect(aTerm.end).toBeLessThan(bTerm.start);

@@ -1,8 +1,8 @@
 import type { AccessControl } from '../rbac/accessControl.js';
 import type { AuthorizationAttributes as RbacAttributes, ResourceAttributes } from '../rbac/attributes.js';
 import type { Authorizer as RbacAuthorizer, AuthorizationDecision as RbacDecision } from '../rbac/authorizer.js';
-import { forbiddenError } from '../rbac/forbidden.js';
-import { type StatusError, qualifiedResource } from '../status.js';
+import { forbiddenError, forbiddenStatus } from '../rbac/forbidden.js';
+import { StatusError, qualifiedResource } from '../status.js';
 import { userOf, type DenyRule, type Principal } from './principal.js';
 
 // The one authorization step of the request pipeline (kube-apiserver's WithAuthorization filter):
@@ -172,4 +172,23 @@ export const forbidden = (a: AuthorizationAttributes, reason?: string): StatusEr
 export function authorize(chain: ReadonlyArray<Authorizer>, a: AuthorizationAttributes): void {
   const d = decide(chain, a);
   if (d.decision !== 'Allow') throw forbidden(a, d.reason);
+}
+
+/**
+ * kube's create-on-update authorization (endpoints/handlers `withAuthorization`): a PATCH that
+ * creates its object (a server-side apply to a missing one) was authorized as `patch`, and needs
+ * `create` too. The check is made only when the write turns out to create (after the type's
+ * validation, before validating admission); a refusal is apimachinery's `NewForbidden` with the
+ * authorizers' reason, which RBAC leaves empty: `configmaps "x" is forbidden: `.
+ *
+ * @example
+ * ```ts
+ * const options = { authorizeCreate: createOnUpdateCheck(ctx.authorizers, attributes) };
+ * ```
+ */
+export function createOnUpdateCheck(chain: ReadonlyArray<Authorizer>, a: AuthorizationAttributes): () => void {
+  return () => {
+    const d = decide(chain, { ...a, verb: 'create' });
+    if (d.decision !== 'Allow') throw new StatusError(forbiddenStatus({ group: a.apiGroup, resource: a.resource }, a.name, d.reason));
+  };
 }

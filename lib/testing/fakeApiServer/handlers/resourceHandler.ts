@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserInfo } from '../admission/attributes.js';
+import { createOnUpdateCheck, type AuthorizationAttributes } from '../auth/authorizer.js';
 import type { Principal } from '../auth/principal.js';
 import { writeManager } from '../fields/fieldManager.js';
 import { patchTypeOf } from '../registry/patch.js';
@@ -130,7 +131,7 @@ export async function handleResource(ctx: ServerContext, req: IncomingMessage, r
       return;
     }
     default:
-      await handleWrite(ctx, req, res, info, type, query, full, { ns, sub, user: userOf(principal) });
+      await handleWrite(ctx, req, res, info, type, query, full, { ns, sub, user: userOf(principal), principal });
   }
 }
 
@@ -143,7 +144,7 @@ async function handleWrite(
   type: ResourceType,
   query: URLSearchParams,
   out: Output,
-  { ns, sub, user }: { ns: string; sub: string | undefined; user: UserInfo | undefined },
+  { ns, sub, user, principal }: { ns: string; sub: string | undefined; user: UserInfo | undefined; principal: Principal | undefined },
 ): Promise<void> {
   const { registry } = ctx;
   const contentType = req.headers['content-type'];
@@ -183,7 +184,10 @@ async function handleWrite(
       const manager = writeManager(query, agent, patchType);
       const body = await parseBody(await readBody(req), contentType);
       const across = await patchAcrossVersions(ctx, type, ns, info.name, patchType, body, sub, { ...base, owner: { manager } });
-      const { stored, created } = across ? { stored: across, created: false } : await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false });
+      const authorizeCreate = principal && patchType === 'apply' ? createOnUpdateCheck(ctx.authorizers, createAttributes(principal, req, info, ns)) : undefined;
+      const { stored, created } = across
+        ? { stored: across, created: false }
+        : await registry.patch(type, ns, info.name, patchType, body, sub, { ...base, manager, force: queryBool(query, 'force') ?? false, ...(authorizeCreate && { authorizeCreate }) });
       writeJson(res, created ? 201 : 200, await answer(stored), warningHeaders(writeOptions));
       return;
     }
@@ -208,4 +212,10 @@ async function handleWrite(
     default:
       throw methodNotAllowed();
   }
+}
+
+/** The attributes of a create by `principal` of the request's object: an apply that creates is authorized as one. */
+function createAttributes(principal: Principal, req: IncomingMessage, info: RequestInfo, ns: string): AuthorizationAttributes {
+  const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  return { user: principal, verb: 'create', isResourceRequest: true, path, namespace: ns, apiGroup: info.group, apiVersion: info.version, resource: info.resource, subresource: info.subresource, name: info.name };
 }

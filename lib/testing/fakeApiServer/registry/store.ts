@@ -172,6 +172,7 @@ export class Registry {
     errors.push(...createErrors(strategy, obj, generated));
     const refusal = invalidObject(strategy, meta.name!, errors);
     if (refusal) throw refusal;
+    options.authorizeCreate?.(); // an apply that creates: kube's create-on-update authorization
     options.warnings?.push(...(strategy.rules.warnings?.(obj, undefined) ?? []));
     const validated = this.deps.admission.wants('validate', 'CREATE') ? this.deps.admission.validate({ ...a, name: meta.name!, object: obj }, this.context(strategy, options)) : undefined;
     return andThen(validated, () => {

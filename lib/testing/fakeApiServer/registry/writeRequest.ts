@@ -37,6 +37,11 @@ export interface WriteRequestOptions extends WriteOptions {
   readonly withStatus?: boolean;
   /** The caller cannot wait (the in-process data plane): an asynchronous admission answer is refused. */
   readonly sync?: boolean;
+  /**
+   * A PATCH that creates (an apply to a missing object) checks `create` authorization too: this
+   * throws the 403 when the requester may not (auth/authorizer.ts `createOnUpdateCheck`).
+   */
+  readonly authorizeCreate?: () => void;
 }
 
 const OPTIONS_KIND: { readonly [op in AdmissionOperation]: string } = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions', CONNECT: 'ConnectOptions' };

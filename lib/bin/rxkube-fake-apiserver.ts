@@ -29,6 +29,9 @@ options:
   --authorization MODE   AlwaysAllow (the default) or RBAC: the stored Roles, ClusterRoles and
                          bindings authorize every request (the kubeconfig's user is in
                          system:masters); kubectl auth can-i and create token work in both
+  --no-service-accounts  leave out kube's ServiceAccount machinery (on by default here, as on a
+                         cluster: each namespace's default ServiceAccount and kube-root-ca.crt,
+                         Pods run as a ServiceAccount with its token mounted; off with --replay)
   --crd FILE             serve the CustomResourceDefinitions in FILE (YAML or JSON; repeatable)
   --replay FILE          seed the server with a recording (recordTraffic's JSON lines) and play its
                          events at their recorded times
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
         replay: { type: 'string' },
         'client-cert-auth': { type: 'boolean' },
         authorization: { type: 'string' },
+        'no-service-accounts': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -98,6 +102,8 @@ async function main(): Promise<void> {
     clientCertificateAuth: values['client-cert-auth'] ?? false,
     authorization,
     seedPods,
+    // A replay serves the recording's objects, nothing the recorded cluster did not have.
+    serviceAccounts: !values['no-service-accounts'] && values.replay === undefined,
   });
   for (const file of values.crd ?? []) {
     for (const obj of await readManifests(file)) {

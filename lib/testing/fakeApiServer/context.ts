@@ -26,6 +26,9 @@ import { accessAuthorizers, denyListAuthorizer } from './auth/authorizer.js';
 import { bootstrapClusterRoleBindings, bootstrapClusterRoles } from './rbac/bootstrapPolicy.js';
 import { serverAccessControl } from './serverAccess.js';
 import { rbacEscalation } from './auth/rbacWriteGuard.js';
+import { generateCertificates, type GeneratedCertificates } from './auth/certificates.js';
+import { serviceAccountAdmission } from './admission/serviceAccountAdmission.js';
+import { objectKey } from './storage/storedObject.js';
 import type { ServerContext } from './handlers/serverContext.js';
 
 export type { ServerContext };
@@ -58,6 +61,8 @@ export interface ServerState {
   readonly ctx: ServerContext;
   readonly faults: Faults;
   readonly cancelWaits: () => void;
+  /** The server's certificates (none with `http: true`). */
+  readonly certs: GeneratedCertificates | undefined;
 }
 
 /** The Namespace every server starts with, and those of `seedPods`. */
@@ -102,6 +107,17 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
       },
       ...(options.autoCreateNamespaces ?? false ? { create: (ns: string) => void now(store.create(namespaces(), '', { metadata: { name: ns } }, { sync: true })) } : {}),
     }),
+    ...(options.serviceAccounts
+      ? [
+          serviceAccountAdmission({
+            serviceAccount: (ns, name) => {
+              const s = storage.get(types.resolve('serviceaccounts'), objectKey(ns, name));
+              return s && parseStored(s);
+            },
+            random: () => rng.next(),
+          }),
+        ]
+      : []),
     rbacEscalation(access),
   ]);
   installApiAdmission({
@@ -118,7 +134,11 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     ...(options.webhooks ? { endpoints: options.webhooks } : {}),
   });
   const store = new Registry({ storage, types, rng, now: () => scheduler.now(), admission });
-  const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0);
+  const certs = options.http ? undefined : generateCertificates();
+  // kube-root-ca.crt publishes the cluster's CA; a plain-HTTP server has none, so it makes one to publish.
+  let publishedCa: string | undefined;
+  const rootCa = () => (publishedCa ??= (certs ?? generateCertificates()).caCert);
+  const controllers = new Controllers(storage, types, () => store, options.garbageCollection ?? 'scheduled', scheduler, options.controllerDelayMs ?? 0, options.serviceAccounts ? rootCa : undefined);
   const hub = new WatchHub();
   storage.onChange(schemas.listener());
   storage.onChange(serveCustomResourceDefinitions(types, storage)); // before the hub: a watch of the CRD sees it served
@@ -172,9 +192,11 @@ export function createServerContext(options: FakeApiServerOptions): ServerState 
     throw e;
   }
   store.afterWrite = () => controllers.settle(); // after the seeds: they need no controller
+  controllers.settle(); // but their namespaces' defaults, in 'immediate' mode now
   return {
     ctx,
     faults,
+    certs,
     cancelWaits: () => {
       waiter.cancelAll();
       controllers.close();

@@ -75,6 +75,17 @@ export interface FakeApiServerOptions {
    * (`namespaces`, or `api.create('namespaces', ...)`).
    */
   readonly autoCreateNamespaces?: boolean;
+  /**
+   * kube's ServiceAccount machinery, as on a real cluster: every namespace gets the ServiceAccount
+   * `default` and the ConfigMap `kube-root-ca.crt` (the server's CA; kube-controller-manager's
+   * serviceaccounts-controller and root-ca-cert-publisher, acting as the other controllers do, see
+   * `garbageCollection`), and the ServiceAccount admission plugin runs: a Pod runs as `default`
+   * unless it names a ServiceAccount, which must exist (else kube's 403), and gets the projected
+   * token volume `kube-api-access-*` mounted unless automount is off. Default false (as envtest,
+   * which runs no controller manager: a test sees only the objects it made); the
+   * `rxkube-fake-apiserver` bin turns it on (`--no-service-accounts` turns it off).
+   */
+  readonly serviceAccounts?: boolean;
   /** Namespaces to create at start (besides default, kube-system, kube-public and kube-node-lease). */
   readonly namespaces?: ReadonlyArray<string>;
   /**

@@ -3,7 +3,7 @@ import { checkClientNode } from '../../transport/clientNodeCheck.js';
 import { loadClientNode } from '../../transport/clientNodeLoad.js';
 import { Authenticator } from './auth/authenticator.js';
 import { tokenCreator } from './serverAccess.js';
-import { generateCertificates, type ClientCertificate, type ClientCertificateOptions } from './auth/certificates.js';
+import type { ClientCertificate, ClientCertificateOptions } from './auth/certificates.js';
 import { createServerContext } from './context.js';
 import { dataPlane } from './dataPlane.js';
 import type { FakeApiServer, FakeApiServerOptions } from './fakeApiServer.js';
@@ -47,7 +47,7 @@ export const DEFAULT_TOKEN = 'rxkube-fake-admin-token';
 export async function startFakeApiServer(options: FakeApiServerOptions = {}): Promise<FakeApiServer> {
   checkClientNode(); // loading client-node 2 on Node < 22.19 would crash the process
   const clientNode = await loadClientNode();
-  const { ctx, faults, cancelWaits } = createServerContext(options);
+  const { ctx, faults, cancelWaits, certs } = createServerContext(options);
   const { storage, registry, types, hub, scheduler } = ctx;
   const certAuth = !options.http && (options.clientCertificateAuth ?? false);
   const tokens = options.tokens ?? (options.http || certAuth ? false : [{ token: DEFAULT_TOKEN, user: 'admin', groups: ['system:masters'] }]);
@@ -56,7 +56,6 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
   const log = requestLog(options.requestLogLimit ?? 10000);
   const watches = watchCounter(hub, (ref) => types.resolve(ref));
 
-  const certs = options.http ? undefined : generateCertificates();
   let serverAddress = '127.0.0.1';
   const handle = routeRequest({ ctx, auth, faults, log, serverAddress: () => serverAddress });
   const listener = await listen(handle, certs, options.port ?? 0, options.host ?? '127.0.0.1');

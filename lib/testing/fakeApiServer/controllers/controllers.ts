@@ -4,13 +4,14 @@ import { GarbageCollector, type GcItem } from './garbageCollector.js';
 import type { Change } from '../storage/history.js';
 import { NamespaceController } from './namespaceController.js';
 import { DisruptionController } from './disruptionController.js';
+import { NamespaceDefaults } from './namespaceDefaults.js';
 import type { Registry } from '../registry/store.js';
 import type { ResourceTypes } from '../registry/resourceTypes.js';
 import type { Storage } from '../storage/storage.js';
 
 /**
  * When the fake's controllers (garbage collector, namespace controller, ClusterRole aggregation,
- * PodDisruptionBudget status) act:
+ * PodDisruptionBudget status, each namespace's `default` ServiceAccount and `kube-root-ca.crt`) act:
  * - `'scheduled'` (the default): on the server's scheduler, `controllerDelayMs` after the write
  *   that gave them work (0: the next macrotask with `asyncScheduler`; with a `TestScheduler`,
  *   when virtual time reaches it);
@@ -24,7 +25,12 @@ import type { Storage } from '../storage/storage.js';
  */
 export type GarbageCollectionMode = 'scheduled' | 'immediate' | 'off';
 
-type Item = GcItem | { readonly kind: 'namespace'; readonly name: string } | { readonly kind: 'clusterRoleAggregation' } | { readonly kind: 'disruption'; readonly namespace: string };
+type Item =
+  | GcItem
+  | { readonly kind: 'namespace'; readonly name: string }
+  | { readonly kind: 'clusterRoleAggregation' }
+  | { readonly kind: 'disruption'; readonly namespace: string }
+  | { readonly kind: 'namespaceDefaults'; readonly namespace: string };
 
 const itemId = (i: Item): string =>
   i.kind === 'namespace'
@@ -33,7 +39,9 @@ const itemId = (i: Item): string =>
       ? 'aggregation'
       : i.kind === 'disruption'
         ? `pdb\u0000${i.namespace}`
-        : `${i.kind}\u0000${i.type.id}\u0000${i.key}`;
+        : i.kind === 'namespaceDefaults'
+          ? `defaults\u0000${i.namespace}`
+          : `${i.kind}\u0000${i.type.id}\u0000${i.key}`;
 
 /** Items one drain does at most before yielding to the scheduler (a bound on any cascade). */
 const MAX_ITEMS_PER_DRAIN = 100_000;
@@ -48,6 +56,7 @@ export class Controllers {
   private readonly namespaces: NamespaceController;
   private readonly aggregation: ClusterRoleAggregator;
   private readonly disruption: DisruptionController;
+  private readonly defaults: NamespaceDefaults | undefined;
   private timer: Subscription | undefined;
   private draining = false;
   private closed = false;
@@ -59,11 +68,13 @@ export class Controllers {
     private readonly mode: GarbageCollectionMode,
     private readonly scheduler: SchedulerLike,
     private readonly delayMs: number,
+    rootCa: (() => string) | undefined,
   ) {
     this.gc = new GarbageCollector(storage, types, registry);
     this.namespaces = new NamespaceController(storage, types, registry);
     this.aggregation = new ClusterRoleAggregator(storage, types, registry);
     this.disruption = new DisruptionController(storage, types, registry);
+    this.defaults = rootCa && new NamespaceDefaults(storage, types, registry, rootCa);
   }
 
   /** The storage listener: records what a change makes due. */
@@ -75,6 +86,8 @@ export class Controllers {
     if (this.aggregation.observe(c)) this.enqueue({ kind: 'clusterRoleAggregation' });
     const budgets = this.disruption.observe(c);
     if (budgets !== undefined) this.enqueue({ kind: 'disruption', namespace: budgets });
+    const defaults = this.defaults?.observe(c);
+    if (defaults !== undefined) this.enqueue({ kind: 'namespaceDefaults', namespace: defaults });
   }
 
   private enqueue(item: Item): void {
@@ -105,6 +118,7 @@ export class Controllers {
           if (item.kind === 'namespace') this.namespaces.process(item.name);
           else if (item.kind === 'clusterRoleAggregation') this.aggregation.process();
           else if (item.kind === 'disruption') this.disruption.process(item.namespace);
+          else if (item.kind === 'namespaceDefaults') this.defaults?.process(item.namespace);
           else this.gc.process(item);
         } catch {
           // The object changed or went meanwhile (a 404 or 409): the change that caused it brings the item back.

@@ -7,6 +7,7 @@ import { ApiStatusError } from '../../lib/errors.js';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { waitFor } from '../support/waitFor.js';
 import { raw } from './rawClient.js';
+import { refusal } from '../support/refusal.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 /** The default kubeconfig uses the first token: an admin (system:masters), then alice, bound to nothing. */
@@ -14,17 +15,6 @@ const TOKENS = [
   { token: 'admin-t', user: 'admin', groups: ['system:masters'] },
   { token: 'alice-t', user: 'alice' },
 ];
-
-/** The ApiStatusError-like `{ code, body }` client-node throws, as code and Status message. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (e) {
-    const err = e as { code?: number; body?: string };
-    return { code: err.code ?? 0, message: (JSON.parse(err.body ?? '{}') as { message?: string }).message ?? '' };
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('fake API server authorization', () => {
   let api: FakeApiServer;

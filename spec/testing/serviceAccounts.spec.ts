@@ -11,19 +11,9 @@ import { join } from 'node:path';
 import { startFakeApiServer, type FakeApiServer } from '../../lib/testing/index.js';
 import { waitFor } from '../support/waitFor.js';
 import { findKubectl, kubectlRunner } from './kubectlRunner.js';
+import { refusal } from '../support/refusal.js';
 
 const TOKEN_PATH = '/var/run/secrets/kubernetes.io/serviceaccount';
-
-/** The code and Status message of a refused client-node call. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (e) {
-    const err = e as { code?: number; body?: string };
-    return { code: err.code ?? 0, message: (JSON.parse(err.body ?? '{}') as { message?: string }).message ?? '' };
-  }
-  throw new Error('the request succeeded');
-}
 
 const pod = (name: string, spec: Partial<NonNullable<V1Pod['spec']>> = {}): V1Pod => ({
   metadata: { name, namespace: 'shop' },

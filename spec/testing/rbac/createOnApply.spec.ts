@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1ConfigMap } from '@kubernetes/client-node';
 import { startFakeApiServer, type FakeApiServer } from '../../../lib/testing/index.js';
+import { refusal } from '../../support/refusal.js';
 
 const RBAC = 'rbac.authorization.k8s.io';
 const TOKENS = [
@@ -12,17 +13,6 @@ const TOKENS = [
   { token: 'alice-t', user: 'alice' },
 ];
 const apply = setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply);
-
-/** The code and Status message of a refused client-node call. */
-async function refusal(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await call;
-  } catch (e) {
-    const err = e as { code?: number; body?: string };
-    return { code: err.code ?? 0, message: (JSON.parse(err.body ?? '{}') as { message?: string }).message ?? '' };
-  }
-  throw new Error('the request succeeded');
-}
 
 describe('an apply that creates needs create as well as patch', () => {
   let api: FakeApiServer;

@@ -31,7 +31,7 @@ export const usage = `rxkube demo: an informer with two handlers and a lister, l
 
   npm start [-- options]
 
-  --duration SECONDS   how long to run (default 20)
+  --duration SECONDS   how long to run after the first list (default 20)
   --pods N             pods seeded into the embedded fake API server (default 3000)
   --rate N             changes per second on the fake API server (default 300)
   --namespace NS       watch one namespace only

@@ -17,7 +17,11 @@ import {
   firstValueFrom,
   interval,
   map,
+  of,
   race,
+  switchMap,
+  take,
+  timeout,
   timer,
   type SchedulerLike,
   type Subscription,
@@ -209,7 +213,9 @@ export async function runDemo(
   // The churn starts once the first list is in, so that the initial listing is clean.
   const churn: ChurnCounts = { created: 0, updated: 0, deleted: 0, failed: 0 };
   let churnSub: Subscription | undefined;
+  let syncedAt: number | undefined; // the run ends durationMs after this (below)
   const syncSub = pods.synced$.pipe(filter(Boolean)).subscribe(() => {
+    syncedAt ??= scheduler.now();
     if (api) {
       churnSub = startChurn(
         api,
@@ -232,7 +238,7 @@ export async function runDemo(
     const f: Frame = {
       title,
       elapsedMs: now - started,
-      durationMs: o.durationMs,
+      durationMs: syncedAt === undefined ? o.durationMs : syncedAt - started + o.durationMs,
       eventsPerSecond: perSecond / seconds,
       changesPerSecond: api ? (changes - lastChanges) / seconds : undefined,
       objects: pods.getStore().size,
@@ -256,9 +262,12 @@ export async function runDemo(
     lastChanges = changes;
     return f;
   };
+  // The run lasts durationMs from the first list (when the churn starts: on a slow machine or a big
+  // cluster the list alone may take longer), or ends durationMs after the start if no list comes.
+  const listed = pods.synced$.pipe(filter(Boolean), take(1), timeout({ first: o.durationMs, with: () => of(false), scheduler }));
   await new Promise<void>((resolve) => {
     const tick = interval(o.refreshMs, scheduler).subscribe(() => write(frame()));
-    timer(o.durationMs, scheduler).subscribe(() => {
+    listed.pipe(switchMap((synced) => (synced ? timer(o.durationMs, scheduler) : of(0)))).subscribe(() => {
       tick.unsubscribe();
       resolve();
     });

@@ -10,6 +10,7 @@ import type { FakeApiServer, FakeApiServerOptions } from './fakeApiServer.js';
 import { kubeConfigBuilder } from './auth/kubeConfig.js';
 import { listen } from './handlers/listener.js';
 import { watchCounter } from './watch/openWatches.js';
+import type { WatchHub } from './watch/watchHub.js';
 import { openWatchDescriptions, serverLifetime, unstoppedMessage } from './serverLifetime.js';
 import { attachLifetime } from '../../meta/lifetime.js';
 import { applyPatch } from './registry/patch.js';
@@ -121,7 +122,10 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
     ...dataPlane(storage, registry, types),
     close: () =>
       (closed ??= (async () => {
-        // Before anything stops: who still watches, to name them if they were not stopped first.
+        // Before anything stops: who still watches, to name them if they were not stopped first. A
+        // client that stopped just before (factory.shutdown() resolved) may have aborted a watch
+        // whose socket the server has not yet seen close: a few turns of the event loop let it.
+        await watchesClosing(hub);
         const watching = openWatchDescriptions(hub);
         const { stillRunning, used, errors } = await lifetime.end();
         cancelWaits();
@@ -135,6 +139,11 @@ export async function startFakeApiServer(options: FakeApiServerOptions = {}): Pr
       })()),
   };
   return api;
+}
+
+/** Resolves once no watch is open on `hub`, or after a bounded number of event-loop turns (no timer). */
+async function watchesClosing(hub: WatchHub): Promise<void> {
+  for (let turn = 0; turn < 50 && hub.all().some((s) => s.isOpen); turn++) await new Promise<void>((r) => setImmediate(r));
 }
 
 /** Where close() says what still ran: `options.warn`, else console.warn unless `RXKUBE_LOG=off`. */

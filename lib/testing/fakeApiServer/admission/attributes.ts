@@ -1,46 +1,13 @@
 import type { Status } from '../../../errors.js';
 import type { JsonObject } from '../resources.js';
+import type { AdmissionOperation, GroupVersionKind, GroupVersionResource } from '../../../webhooks/admissionReview.js';
 
 // What an admission plugin is told about a write and what it may answer (kube's
 // `admission.Attributes`, the fields an AdmissionReview v1 request carries; ADMISSION.md §2).
 
-/**
- * The operation being admitted.
- *
- * @example
- * ```ts
- * const op: AdmissionOperation = 'CREATE';
- * ```
- */
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-/**
- * A group, version and kind (`apps`, `v1`, `Deployment`).
- *
- * @example
- * ```ts
- * const gvk: GroupVersionKind = { group: 'apps', version: 'v1', kind: 'Deployment' };
- * ```
- */
-export interface GroupVersionKind {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
-/**
- * A group, version and resource (`apps`, `v1`, `deployments`).
- *
- * @example
- * ```ts
- * const gvr: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'deployments' };
- * ```
- */
-export interface GroupVersionResource {
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-}
+// The operation, kinds and resources as an AdmissionReview carries them: rxkube/webhooks' types.
+// (Its `UserInfo` is the wire's, every field optional; the server's, below, always knows who.)
+export type { AdmissionOperation, GroupVersionKind, GroupVersionResource } from '../../../webhooks/admissionReview.js';
 
 /**
  * Who makes the request (kube's `user.Info`, AdmissionReview's `userInfo`).
